@@ -1,0 +1,11 @@
+/* grit: a discrete element method engine. Umbrella header. */
+#ifndef GRIT_GRIT_H
+#define GRIT_GRIT_H
+
+#define GRIT_VERSION "0.1.0"
+
+#include "grit/math.h"
+#include "grit/params.h"
+#include "grit/scene.h"
+
+#endif

@@ -1,0 +1,267 @@
+/* grit: the scene -- particles, materials, contacts, engines -- and its API.
+ *
+ * A scene is created from a grit_scene_def (grit_default_scene_def() gives
+ * the defaults), filled with materials and particles, then stepped. Every
+ * function that can fail returns a negative grit_status and leaves the
+ * scene unchanged; grit_last_error(scene) then holds a one-line message
+ * naming the offending parameter and value.
+ */
+#ifndef GRIT_SCENE_H
+#define GRIT_SCENE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "grit/math.h"
+#include "grit/params.h"
+
+typedef struct grit_scene grit_scene;
+
+typedef enum grit_status {
+    GRIT_OK = 0,
+    GRIT_EINVAL = -1,  /* a parameter or argument is out of range */
+    GRIT_ENOMEM = -2,  /* allocation failed */
+    GRIT_ESTATE = -3,  /* the call is not valid in the scene's current state */
+    GRIT_EIO = -4,     /* a file could not be read or written */
+    GRIT_EFORMAT = -5, /* a file is malformed */
+    GRIT_ENUMERIC = -6 /* the simulation produced NaN or infinity */
+} grit_status;
+
+/* ---- scene-wide parameters ------------------------------------------------ */
+/* clang-format off */
+#define GRIT_SCENE_PARAMS(X) \
+    X(double, dt, NAN, "s", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, \
+      "time step; NaN: dt_safety times the critical step, computed at the first step") \
+    X(double, dt_safety, 0.9, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
+      "safety factor applied to the critical time step when dt is automatic") \
+    X(vec3, gravity, GRIT_V3(0.0, 0.0, 0.0), "m/s^2", -INFINITY, INFINITY, 0, NULL, \
+      "gravitational acceleration") \
+    X(double, damping, 0.0, "-", 0.0, 1.0, GRIT_P_MAX_EXCL, NULL, \
+      "Cundall non-viscous damping coefficient (0: none)") \
+    X(double, verlet_dist, -0.05, "m", -1.0, INFINITY, 0, NULL, \
+      "broad-phase skin added to every bounding box; negative: that fraction of the smallest radius") \
+    X(flag, track_energy, false, "-", 0, 1, 0, NULL, \
+      "book every energy term (kinetic, gravity, elastic, dissipation) at every step") \
+    X(int, trsf_renorm, 100, "steps", 0, 1e9, 0, NULL, \
+      "re-orthonormalise contact frames every that many steps (0: never)") \
+    X(int, sort_period, 500, "steps", 0, 1e9, 0, NULL, \
+      "re-sort particles in space at a broad-phase rebuild if at least that many steps passed (0: never)") \
+    X(flag, gravity_first_step, false, "-", 0, 1, 0, NULL, \
+      "start with gravity in the force accumulators (Woo starts with zero: no gravity in step 0)") \
+    X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
+      "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
+    X(choice, law, 0, "-", 0, 1, 0, "idealelpl|linel6", \
+      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall) or six-DoF linear elastic") \
+    X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
+    X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
+    X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
+    X(flag, ini_eqlb, false, "-", 0, 1, 0, NULL, "IdealElPl: the gap at contact creation is the equilibrium distance") \
+    X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
+      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)")
+/* clang-format on */
+
+typedef struct grit_scene_def {
+    GRIT_SCENE_PARAMS(GRIT_PARAM_FIELD)
+} grit_scene_def;
+
+enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1 };
+
+grit_scene_def grit_default_scene_def(void);
+extern const grit_param_table grit_scene_param_table;
+
+/* ---- materials ------------------------------------------------------------ */
+/* clang-format off */
+#define GRIT_FRICTMAT_PARAMS(X) \
+    X(double, density, 1000.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "mass density") \
+    X(double, young, 1e9, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "Young's modulus") \
+    X(double, kt_div_kn, 0.2, "-", 0.0, INFINITY, 0, NULL, "ratio of tangential to normal contact stiffness") \
+    X(double, tan_phi, 0.5, "-", 0.0, INFINITY, 0, NULL, "tangent of the inter-particle friction angle")
+/* clang-format on */
+
+typedef struct grit_frictmat_def {
+    GRIT_FRICTMAT_PARAMS(GRIT_PARAM_FIELD)
+} grit_frictmat_def;
+
+grit_frictmat_def grit_default_frictmat_def(void);
+extern const grit_param_table grit_frictmat_param_table;
+
+/* Per-pair override of the contact parameters (Woo's MatchMaker idea): every
+ * value that is not NaN replaces the one derived from the two materials. */
+/* clang-format off */
+#define GRIT_PAIR_PARAMS(X) \
+    X(double, kn, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, "normal stiffness") \
+    X(double, kt, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "tangential stiffness") \
+    X(double, tan_phi, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "friction coefficient") \
+    X(double, cn, 0.0, "N s/m", 0.0, INFINITY, 0, NULL, "linear normal dashpot coefficient")
+/* clang-format on */
+
+typedef struct grit_pair_def {
+    GRIT_PAIR_PARAMS(GRIT_PARAM_FIELD)
+} grit_pair_def;
+
+grit_pair_def grit_default_pair_def(void);
+extern const grit_param_table grit_pair_param_table;
+
+/* ---- shapes and particles ------------------------------------------------- */
+typedef enum grit_shape_type {
+    GRIT_SHAPE_SPHERE = 0,
+    GRIT_SHAPE_WALL,
+    GRIT_SHAPE_FACET,
+    GRIT_SHAPE_COUNT
+} grit_shape_type;
+
+/* Blocked degrees of freedom (global axes); a blocked DoF keeps its velocity. */
+enum {
+    GRIT_BLOCK_X = 1u << 0,
+    GRIT_BLOCK_Y = 1u << 1,
+    GRIT_BLOCK_Z = 1u << 2,
+    GRIT_BLOCK_RX = 1u << 3,
+    GRIT_BLOCK_RY = 1u << 4,
+    GRIT_BLOCK_RZ = 1u << 5,
+    GRIT_BLOCK_ALL = 63u,
+};
+
+/* Default collision masks (Woo's): particles 0b0101, boundaries 0b0011; two
+ * particles collide if (maskA & maskB) != 0 and (maskA & maskB & lone) == 0. */
+enum { GRIT_MASK_PARTICLE = 5u, GRIT_MASK_BOUNDARY = 3u, GRIT_MASK_LONE = 2u };
+
+typedef struct grit_sphere_def {
+    grit_vec3 pos, vel, angvel;
+    double radius;
+    int material;
+    unsigned blocked; /* GRIT_BLOCK_* bits */
+    uint32_t mask;
+} grit_sphere_def;
+grit_sphere_def grit_default_sphere_def(void);
+
+typedef struct grit_wall_def {
+    double coord; /* position of the plane along `axis` */
+    int axis;     /* 0, 1, 2 */
+    int sense;    /* -1, 0, +1: which side interacts (0: both) */
+    int material;
+    grit_vec3 vel; /* a wall is fixed; it may move with this imposed velocity */
+    uint32_t mask;
+} grit_wall_def;
+grit_wall_def grit_default_wall_def(void);
+
+typedef struct grit_facet_def {
+    grit_vec3 v[3];
+    double half_thick;
+    int material;
+    grit_vec3 vel; /* facets are fixed; imposed translation velocity */
+    uint32_t mask;
+} grit_facet_def;
+grit_facet_def grit_default_facet_def(void);
+
+/* ---- lifecycle ------------------------------------------------------------ */
+grit_scene *grit_scene_create(const grit_scene_def *def);
+void grit_scene_destroy(grit_scene *s);
+const char *grit_last_error(const grit_scene *s);
+/* Error of the last failed grit_scene_create (thread-local). */
+const char *grit_create_error(void);
+
+/* Change scene parameters between steps (validated as a whole). */
+int grit_scene_set_def(grit_scene *s, const grit_scene_def *def);
+const grit_scene_def *grit_scene_get_def(const grit_scene *s);
+
+/* Returns the material index (>= 0) or a negative grit_status. */
+int grit_add_frictmat(grit_scene *s, const grit_frictmat_def *def);
+int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def);
+int grit_material_count(const grit_scene *s);
+
+/* Return the new particle's id (>= 0, stable for the particle's life) or a
+ * negative grit_status. */
+int grit_add_sphere(grit_scene *s, const grit_sphere_def *def);
+int grit_add_wall(grit_scene *s, const grit_wall_def *def);
+int grit_add_facet(grit_scene *s, const grit_facet_def *def);
+int grit_particle_count(const grit_scene *s);
+
+/* ---- stepping ------------------------------------------------------------- */
+/* Run n steps. Returns GRIT_OK, or an error (time step above the critical one,
+ * NaN in the state) after which the scene is left at the last good step. */
+int grit_step(grit_scene *s, long n);
+long grit_step_count(const grit_scene *s);
+double grit_time(const grit_scene *s);
+double grit_dt(const grit_scene *s);
+/* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
+double grit_critical_dt(const grit_scene *s);
+
+/* ---- state access (by particle id) ---------------------------------------- */
+int grit_get_pos(const grit_scene *s, int id, grit_vec3 *out);
+int grit_get_vel(const grit_scene *s, int id, grit_vec3 *out);
+int grit_get_angvel(const grit_scene *s, int id, grit_vec3 *out);
+int grit_get_force(const grit_scene *s, int id, grit_vec3 *out);
+int grit_get_torque(const grit_scene *s, int id, grit_vec3 *out);
+int grit_get_ori(const grit_scene *s, int id, grit_quat *out);
+int grit_get_mass(const grit_scene *s, int id, double *mass, grit_vec3 *inertia);
+int grit_get_radius(const grit_scene *s, int id, double *out);
+int grit_get_shape(const grit_scene *s, int id);
+int grit_set_vel(grit_scene *s, int id, grit_vec3 v);
+int grit_set_angvel(grit_scene *s, int id, grit_vec3 w);
+int grit_set_pos(grit_scene *s, int id, grit_vec3 p);
+int grit_set_blocked(grit_scene *s, int id, unsigned blocked);
+/* Impose velocity components (GRIT_BLOCK_X..Z bits in `which`): they are
+ * blocked and keep the given value. */
+int grit_impose_vel(grit_scene *s, int id, grit_vec3 v, unsigned which);
+
+/* ---- energy --------------------------------------------------------------- */
+typedef enum grit_energy_kind {
+    GRIT_E_KINETIC = 0, /* translational + rotational, resettable */
+    GRIT_E_ELAST,       /* elastic energy stored in contacts, resettable */
+    GRIT_E_GRAV,        /* work against gravity (gain of potential energy) */
+    GRIT_E_PLAST,       /* frictional (plastic) dissipation */
+    GRIT_E_NONVISC,     /* Cundall non-viscous damping */
+    GRIT_E_VISC,        /* linear normal dashpot */
+    GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
+    GRIT_E_COUNT
+} grit_energy_kind;
+
+const char *grit_energy_name(int kind);
+double grit_energy(const grit_scene *s, int kind);
+/* Sum of all entries, and its value when tracking started. */
+double grit_energy_total(const grit_scene *s);
+double grit_energy_initial(const grit_scene *s);
+/* Balance error: (total - initial) / max(sum |entries|, tiny). */
+double grit_energy_rel_error(const grit_scene *s);
+void grit_energy_reset(grit_scene *s);
+
+/* ---- contacts ------------------------------------------------------------- */
+typedef struct grit_contact_info {
+    int id_a, id_b;      /* particle ids, in the geometry functor's order */
+    grit_vec3 normal;    /* unit, A -> B */
+    grit_vec3 ey, ez;    /* tangential axes of the local frame */
+    grit_vec3 point;     /* contact point */
+    double uN;           /* normal gap (< 0: overlap) */
+    grit_vec3 vel, angvel; /* local relative velocities */
+    grit_vec3 force;     /* local force on A */
+    grit_vec3 torque;    /* local torque on A */
+    grit_vec3 force_global; /* force on A, global */
+    double kn, kt, tan_phi, cn;
+    double lens[2], area;
+} grit_contact_info;
+
+int grit_contact_count(const grit_scene *s); /* real contacts */
+/* Fill info for the i-th real contact (0 <= i < grit_contact_count). */
+int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info);
+/* Find the real contact between two particle ids; returns its index or -1. */
+int grit_contact_find(const grit_scene *s, int id_a, int id_b);
+
+/* ---- diagnostics ---------------------------------------------------------- */
+typedef struct grit_stats {
+    long rebuilds;        /* broad-phase rebuilds */
+    long sorts;           /* particle re-sorts */
+    int potential_pairs;  /* pairs in the candidate list */
+    int real_contacts;
+    double verlet_dist;   /* the skin actually used */
+    double time_integrate, time_collide, time_contacts; /* seconds, accumulated */
+} grit_stats;
+void grit_get_stats(const grit_scene *s, grit_stats *out);
+
+/* Brute-force list of all pairs whose shapes overlap (uN < 0) right now; used
+ * by tests to check that the broad phase misses nothing. Returns count,
+ * writes up to cap pairs of ids into out (2 ints per pair). */
+int grit_brute_force_overlaps(grit_scene *s, int *out, int cap);
+int grit_potential_pairs(const grit_scene *s, int *out, int cap);
+
+#endif

@@ -1,0 +1,424 @@
+/* grit: binned-cell broad phase with a Verlet skin (see broadphase.h). */
+#include "collide/broadphase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg2/cg2.h"
+#include "collide/sort.h"
+#include "core/storage.h"
+#include "shape/shape.h"
+
+/* A box spanning more cells than this is tested against every particle. */
+#define MAX_CELLS_PER_BOX 4096
+/* The grid never has more cells than this many per binned box (or 2^16). */
+#define MAX_CELLS_PER_ITEM 8
+
+typedef struct grit_broadphase {
+    grit_aabb *box; /* enlarged boxes, by internal index */
+    int32_t *range; /* 6 ints per particle: cell lo xyz, hi xyz (binned ones) */
+    uint8_t *special;
+    int box_cap;
+    int32_t *specials;
+    int n_specials;
+    int32_t *cell_start;
+    int cell_cap;
+    int32_t *items;
+    int items_cap;
+    int32_t *cand;
+    int cand_cap;
+    int32_t *old_start, *old_list;
+    int old_cap, old_list_cap;
+    grit_contacts next;
+    grit_vec3 origin;
+    double h, inv_h;
+    int dim[3];
+} grit_broadphase;
+
+grit_broadphase *grit_broadphase_create(void) { return calloc(1, sizeof(grit_broadphase)); }
+
+void grit_broadphase_destroy(grit_broadphase *bp)
+{
+    if (!bp) return;
+    free(bp->box);
+    free(bp->range);
+    free(bp->special);
+    free(bp->specials);
+    free(bp->cell_start);
+    free(bp->items);
+    free(bp->cand);
+    free(bp->old_start);
+    free(bp->old_list);
+    grit_contacts_free(&bp->next);
+    free(bp);
+}
+
+double grit_verlet_dist(grit_scene *s)
+{
+    if (!isnan(s->verlet_dist)) return s->verlet_dist;
+    double vd = s->def.verlet_dist;
+    if (vd >= 0) {
+        s->verlet_dist = vd;
+        return vd;
+    }
+    double rmin = INFINITY;
+    for (int i = 0; i < s->b.n; i++) {
+        double r = grit_shape_classes[s->b.shape[i]]->pwave_radius(s, i);
+        if (r > 0 && r < rmin) rmin = r;
+    }
+    s->verlet_dist = isfinite(rmin) ? -vd * rmin : 0.0;
+    return s->verlet_dist;
+}
+
+bool grit_may_collide(const grit_scene *s, int i, int j)
+{
+    uint32_t m = s->b.mask[i] & s->b.mask[j];
+    if (m == 0 || (m & GRIT_MASK_LONE)) return false;
+    return grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]].kind != GRIT_CG2_NONE;
+}
+
+static inline bool boxes_overlap(const grit_aabb *a, const grit_aabb *b)
+{
+    return a->lo.x <= b->hi.x && a->hi.x >= b->lo.x && a->lo.y <= b->hi.y && a->hi.y >= b->lo.y &&
+           a->lo.z <= b->hi.z && a->hi.z >= b->lo.z;
+}
+
+static inline int cell_coord(const grit_broadphase *bp, double x, int axis)
+{
+    double o = axis == 0 ? bp->origin.x : (axis == 1 ? bp->origin.y : bp->origin.z);
+    double c = floor((x - o) * bp->inv_h);
+    if (c < 0) return 0;
+    if (c > bp->dim[axis] - 1) return bp->dim[axis] - 1;
+    return (int)c;
+}
+
+static int reserve_i32(int32_t **p, int *cap, int need)
+{
+    if (need <= *cap) return 0;
+    int c = need + need / 2 + 16;
+    if (grit_grow((void **)p, sizeof **p, c)) return -1;
+    *cap = c;
+    return 0;
+}
+
+/* Boxes of all particles, enlarged by dv; decide which are special. */
+static int compute_boxes(grit_scene *s, double dv)
+{
+    grit_broadphase *bp = s->bp;
+    int n = s->b.n;
+    if (n > bp->box_cap) {
+        int c = n + n / 2 + 16;
+        if (grit_grow((void **)&bp->box, sizeof *bp->box, c) || grit_grow((void **)&bp->range, 6 * sizeof(int32_t), c) ||
+            grit_grow((void **)&bp->special, 1, c))
+            return -1;
+        bp->box_cap = c;
+    }
+    grit_vec3 e = v3(dv, dv, dv);
+    for (int i = 0; i < n; i++) {
+        grit_aabb bb = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
+        bp->box[i] = (grit_aabb){v3_sub(bb.lo, e), v3_add(bb.hi, e)};
+    }
+    return 0;
+}
+
+/* Cell size and grid extent from the finite boxes. */
+static void choose_grid(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    int n = s->b.n;
+    double sum = 0, maxext = 0;
+    int cnt = 0;
+    grit_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    for (int i = 0; i < n; i++) {
+        const grit_aabb *b = &bp->box[i];
+        bool finite = v3_isfinite(b->lo) && v3_isfinite(b->hi);
+        bp->special[i] = !finite;
+        if (!finite) continue;
+        lo = v3(fmin(lo.x, b->lo.x), fmin(lo.y, b->lo.y), fmin(lo.z, b->lo.z));
+        hi = v3(fmax(hi.x, b->hi.x), fmax(hi.y, b->hi.y), fmax(hi.z, b->hi.z));
+        if (s->b.shape[i] == GRIT_SHAPE_FACET) continue; /* meshes do not set the cell size */
+        double ext = v3_maxabs(v3_sub(b->hi, b->lo));
+        sum += ext;
+        maxext = fmax(maxext, ext);
+        cnt++;
+    }
+    if (cnt == 0) { /* only facets (or nothing): use their mean extent */
+        for (int i = 0; i < n; i++)
+            if (!bp->special[i]) {
+                sum += v3_maxabs(v3_sub(bp->box[i].hi, bp->box[i].lo));
+                cnt++;
+            }
+    }
+    double h = cnt ? fmax(sum / cnt, maxext / 4.0) : 1.0;
+    if (!(h > 0)) h = 1.0;
+    if (!(lo.x <= hi.x)) lo = hi = v3_zero();
+    grit_vec3 ext = v3_sub(hi, lo);
+    double limit = fmax(MAX_CELLS_PER_ITEM * (double)n, 65536.0);
+    for (;;) {
+        double nx = floor(ext.x / h) + 1, ny = floor(ext.y / h) + 1, nz = floor(ext.z / h) + 1;
+        if (nx * ny * nz <= limit) {
+            bp->dim[0] = (int)nx;
+            bp->dim[1] = (int)ny;
+            bp->dim[2] = (int)nz;
+            break;
+        }
+        h *= 1.25;
+    }
+    bp->h = h;
+    bp->inv_h = 1.0 / h;
+    bp->origin = lo;
+}
+
+/* Bin the finite boxes; boxes over MAX_CELLS_PER_BOX cells become special. */
+static int bin_boxes(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    int n = s->b.n;
+    int ncell = bp->dim[0] * bp->dim[1] * bp->dim[2];
+    if (reserve_i32(&bp->cell_start, &bp->cell_cap, ncell + 1)) return -1;
+    memset(bp->cell_start, 0, sizeof(int32_t) * (size_t)(ncell + 1));
+    long total = 0;
+    bp->n_specials = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t *r = &bp->range[6 * i];
+        if (bp->special[i]) continue;
+        const grit_aabb *b = &bp->box[i];
+        r[0] = cell_coord(bp, b->lo.x, 0);
+        r[1] = cell_coord(bp, b->lo.y, 1);
+        r[2] = cell_coord(bp, b->lo.z, 2);
+        r[3] = cell_coord(bp, b->hi.x, 0);
+        r[4] = cell_coord(bp, b->hi.y, 1);
+        r[5] = cell_coord(bp, b->hi.z, 2);
+        long cells = (long)(r[3] - r[0] + 1) * (r[4] - r[1] + 1) * (r[5] - r[2] + 1);
+        if (cells > MAX_CELLS_PER_BOX) {
+            bp->special[i] = 1;
+            continue;
+        }
+        total += cells;
+    }
+    /* specials list */
+    int nsp = 0;
+    for (int i = 0; i < n; i++) nsp += bp->special[i];
+    int32_t *sp = realloc(bp->specials, sizeof(int32_t) * (size_t)(nsp > 0 ? nsp : 1));
+    if (!sp) return -1;
+    bp->specials = sp;
+    for (int i = 0; i < n; i++)
+        if (bp->special[i]) bp->specials[bp->n_specials++] = i;
+    if (total > INT32_MAX / 2) return -1;
+    if (reserve_i32(&bp->items, &bp->items_cap, (int)total)) return -1;
+    const int dx = bp->dim[0], dxy = bp->dim[0] * bp->dim[1];
+    for (int i = 0; i < n; i++) {
+        if (bp->special[i]) continue;
+        const int32_t *r = &bp->range[6 * i];
+        for (int z = r[2]; z <= r[5]; z++)
+            for (int y = r[1]; y <= r[4]; y++)
+                for (int x = r[0]; x <= r[3]; x++) bp->cell_start[z * dxy + y * dx + x + 1]++;
+    }
+    for (int c = 0; c < ncell; c++) bp->cell_start[c + 1] += bp->cell_start[c];
+    /* fill using cell_start as cursor, then shift back */
+    for (int i = 0; i < n; i++) {
+        if (bp->special[i]) continue;
+        const int32_t *r = &bp->range[6 * i];
+        for (int z = r[2]; z <= r[5]; z++)
+            for (int y = r[1]; y <= r[4]; y++)
+                for (int x = r[0]; x <= r[3]; x++) bp->items[bp->cell_start[z * dxy + y * dx + x]++] = i;
+    }
+    for (int c = ncell; c > 0; c--) bp->cell_start[c] = bp->cell_start[c - 1];
+    bp->cell_start[0] = 0;
+    return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_small(int32_t *v, int n)
+{
+    if (n > 32) {
+        qsort(v, (size_t)n, sizeof *v, cmp_i32);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        int32_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+}
+
+/* Partners j > i of particle i, sorted and unique, into bp->cand. */
+static int partners(grit_scene *s, int i)
+{
+    grit_broadphase *bp = s->bp;
+    int nc = 0;
+    const grit_aabb *bi = &bp->box[i];
+#define PUSH(j)                                                                 \
+    do {                                                                        \
+        if (nc == bp->cand_cap && reserve_i32(&bp->cand, &bp->cand_cap, nc + 1)) \
+            return -1;                                                          \
+        bp->cand[nc++] = (j);                                                   \
+    } while (0)
+    if (!bp->special[i]) {
+        const int32_t *r = &bp->range[6 * i];
+        const int dx = bp->dim[0], dxy = bp->dim[0] * bp->dim[1];
+        for (int z = r[2]; z <= r[5]; z++)
+            for (int y = r[1]; y <= r[4]; y++)
+                for (int x = r[0]; x <= r[3]; x++) {
+                    int c = z * dxy + y * dx + x;
+                    for (int k = bp->cell_start[c]; k < bp->cell_start[c + 1]; k++) {
+                        int j = bp->items[k];
+                        if (j <= i) continue;
+                        const grit_aabb *bj = &bp->box[j];
+                        if (!boxes_overlap(bi, bj)) continue;
+                        /* report only from the cell of the intersection's lower corner */
+                        if (cell_coord(bp, fmax(bi->lo.x, bj->lo.x), 0) != x ||
+                            cell_coord(bp, fmax(bi->lo.y, bj->lo.y), 1) != y ||
+                            cell_coord(bp, fmax(bi->lo.z, bj->lo.z), 2) != z)
+                            continue;
+                        if (!grit_may_collide(s, i, j)) continue;
+                        PUSH(j);
+                    }
+                }
+        for (int k = 0; k < bp->n_specials; k++) {
+            int j = bp->specials[k];
+            if (j > i && boxes_overlap(bi, &bp->box[j]) && grit_may_collide(s, i, j)) PUSH(j);
+        }
+    } else {
+        for (int j = i + 1; j < s->b.n; j++)
+            if (boxes_overlap(bi, &bp->box[j]) && grit_may_collide(s, i, j)) PUSH(j);
+    }
+#undef PUSH
+    sort_small(bp->cand, nc);
+    return nc;
+}
+
+/* Index old real contacts by their lower particle index. */
+static int index_old_contacts(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    const grit_contacts *C = &s->c;
+    int n = s->b.n;
+    if (reserve_i32(&bp->old_start, &bp->old_cap, n + 1)) return -1;
+    memset(bp->old_start, 0, sizeof(int32_t) * (size_t)(n + 1));
+    int nreal = 0;
+    for (int k = 0; k < C->n; k++)
+        if (C->pair[k].flags & CF_REAL) {
+            int lo = C->pair[k].a < C->pair[k].b ? C->pair[k].a : C->pair[k].b;
+            bp->old_start[lo + 1]++;
+            nreal++;
+        }
+    if (reserve_i32(&bp->old_list, &bp->old_list_cap, nreal)) return -1;
+    for (int i = 0; i < n; i++) bp->old_start[i + 1] += bp->old_start[i];
+    for (int k = 0; k < C->n; k++)
+        if (C->pair[k].flags & CF_REAL) {
+            int lo = C->pair[k].a < C->pair[k].b ? C->pair[k].a : C->pair[k].b;
+            bp->old_list[bp->old_start[lo]++] = k;
+        }
+    for (int i = n; i > 0; i--) bp->old_start[i] = bp->old_start[i - 1];
+    bp->old_start[0] = 0;
+    return 0;
+}
+
+static int push_contact(grit_contacts *N, int cap_hint)
+{
+    if (N->n == N->cap && grit_contacts_reserve(N, N->cap ? 2 * N->cap : (cap_hint > 64 ? cap_hint : 64)))
+        return -1;
+    return N->n++;
+}
+
+/* Build the new candidate list into bp->next, keeping real contacts. */
+static int build_pairs(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    grit_contacts *N = &bp->next;
+    const grit_contacts *C = &s->c;
+    int n = s->b.n;
+    N->n = 0;
+    if (index_old_contacts(s)) return -1;
+    for (int i = 0; i < n; i++) {
+        int nc = partners(s, i);
+        if (nc < 0) return -1;
+        int os = bp->old_start[i], oe = bp->old_start[i + 1];
+        /* real contacts whose boxes no longer overlap are kept too */
+        for (int q = os; q < oe; q++) {
+            const grit_pair *op = &C->pair[bp->old_list[q]];
+            int j = op->a == i ? op->b : op->a;
+            bool found = false;
+            for (int t = 0; t < nc && !found; t++) found = bp->cand[t] == j;
+            if (!found) {
+                if (nc == bp->cand_cap && reserve_i32(&bp->cand, &bp->cand_cap, nc + 1)) return -1;
+                bp->cand[nc++] = j;
+            }
+        }
+        if (oe > os) sort_small(bp->cand, nc);
+        for (int t = 0; t < nc; t++) {
+            int j = bp->cand[t];
+            int k = push_contact(N, 4 * n);
+            if (k < 0) return -1;
+            int old = -1;
+            for (int q = os; q < oe && old < 0; q++) {
+                const grit_pair *op = &C->pair[bp->old_list[q]];
+                if (op->a == j || op->b == j) old = bp->old_list[q];
+            }
+            if (old >= 0) {
+                grit_contacts_copy(N, k, C, old);
+            } else {
+                grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
+                grit_pair *p = &N->pair[k];
+                memset(p, 0, sizeof *p);
+                p->a = e.swap ? j : i;
+                p->b = e.swap ? i : j;
+                p->kind = e.kind;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Stable partition of bp->next by kind into s->c. */
+static int partition_by_kind(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    grit_contacts *N = &bp->next, *C = &s->c;
+    if (grit_contacts_reserve(C, N->n)) return -1;
+    int count[GRIT_CG2_KIND_COUNT + 1] = {0};
+    for (int k = 0; k < N->n; k++) count[N->pair[k].kind + 1]++;
+    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) count[q + 1] += count[q];
+    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) C->kind_start[q] = count[q];
+    for (int k = 0; k < N->n; k++) grit_contacts_copy(C, count[N->pair[k].kind]++, N, k);
+    C->n = N->n;
+    return 0;
+}
+
+int grit_broadphase_rebuild(grit_scene *s)
+{
+    double dv = grit_verlet_dist(s);
+    if (compute_boxes(s, dv)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
+    choose_grid(s);
+    if (s->def.sort_period > 0 && (s->last_sort_step < 0 || s->step - s->last_sort_step >= s->def.sort_period)) {
+        if (grit_sort_particles(s, s->bp->origin, s->bp->h, s->bp->box))
+            return grit_fail(s, GRIT_ENOMEM, "out of memory sorting particles");
+        s->last_sort_step = s->step;
+        s->stats.sorts++;
+        choose_grid(s); /* recompute the special flags in the new order */
+    }
+    if (bin_boxes(s) || build_pairs(s) || partition_by_kind(s))
+        return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
+    for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
+    s->max_disp2 = 0;
+    s->need_rebuild = false;
+    s->stats.rebuilds++;
+    return GRIT_OK;
+}
+
+int grit_collide(grit_scene *s)
+{
+    double dv = grit_verlet_dist(s);
+    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv) return grit_broadphase_rebuild(s);
+    return GRIT_OK;
+}

@@ -1,0 +1,33 @@
+/* grit internal: the broad phase -- which pairs of particles may touch.
+ *
+ * Binned cells with a skin (LAMMPS-style), not Woo's sweep-and-prune: every
+ * bounding box is enlarged by the Verlet distance dv, and the candidate pair
+ * list is rebuilt only when some particle has moved more than dv since the
+ * last rebuild (so any pair whose true boxes overlap now had overlapping
+ * enlarged boxes then). A rebuild bins the boxes into a uniform grid; a box
+ * is entered into every cell it overlaps and a pair is reported only from
+ * the cell holding the lower corner of the two boxes' intersection, so each
+ * pair is found once whatever the size ratio. Unbounded shapes (walls) and
+ * boxes spanning very many cells (large facets) are tested against every
+ * particle instead. See docs/broad-phase.md for the measurements. */
+#ifndef GRIT_BROADPHASE_H
+#define GRIT_BROADPHASE_H
+
+#include "core/scene_impl.h"
+
+struct grit_broadphase;
+struct grit_broadphase *grit_broadphase_create(void);
+void grit_broadphase_destroy(struct grit_broadphase *bp);
+
+/* Rebuild the candidate list if needed (first call, particles added, skin
+ * exceeded). Real contacts are always kept, with their state. */
+int grit_collide(grit_scene *s);
+/* Unconditional rebuild. */
+int grit_broadphase_rebuild(grit_scene *s);
+/* The resolved Verlet distance (resolves it on first use). */
+double grit_verlet_dist(grit_scene *s);
+
+/* May particles i and j (internal indices) ever collide (masks, kinds)? */
+bool grit_may_collide(const grit_scene *s, int i, int j);
+
+#endif

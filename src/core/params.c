@@ -1,0 +1,257 @@
+/* grit: reflective access to the parameter tables declared in params.h. */
+#include "grit/params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const grit_param_info *grit_param_find(const grit_param_table *t, const char *name)
+{
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->params[i].name, name) == 0) return &t->params[i];
+    return NULL;
+}
+
+static void range_text(const grit_param_info *p, char *buf, size_t len)
+{
+    if (p->type == GRIT_PT_choice) {
+        snprintf(buf, len, "one of %s", p->choices);
+        return;
+    }
+    if (p->type == GRIT_PT_flag) {
+        snprintf(buf, len, "true/false or 1/0");
+        return;
+    }
+    char lo[40], hi[40];
+    if (isinf(p->min)) snprintf(lo, sizeof lo, "(-inf");
+    else snprintf(lo, sizeof lo, "%s%.17g", (p->flags & GRIT_P_MIN_EXCL) ? "(" : "[", p->min);
+    if (isinf(p->max)) snprintf(hi, sizeof hi, "inf)");
+    else snprintf(hi, sizeof hi, "%.17g%s", p->max, (p->flags & GRIT_P_MAX_EXCL) ? ")" : "]");
+    snprintf(buf, len, "%s, %s%s", lo, hi, (p->flags & GRIT_P_NAN_OK) ? " or nan" : "");
+}
+
+int grit_param_check(const grit_param_info *p, double v, char *err, size_t errlen)
+{
+    char r[128];
+    bool ok;
+    if (isnan(v)) ok = (p->flags & GRIT_P_NAN_OK) != 0;
+    else {
+        ok = (p->flags & GRIT_P_MIN_EXCL) ? v > p->min : v >= p->min;
+        ok = ok && ((p->flags & GRIT_P_MAX_EXCL) ? v < p->max : v <= p->max);
+        if (p->type == GRIT_PT_int || p->type == GRIT_PT_choice || p->type == GRIT_PT_flag)
+            ok = ok && v == floor(v);
+    }
+    if (ok) return 0;
+    range_text(p, r, sizeof r);
+    if (err) snprintf(err, errlen, "parameter '%s' = %.17g is out of range: must be %s (%s)", p->name, v, r, p->unit);
+    return -1;
+}
+
+double grit_param_get_double(const grit_param_info *p, const void *def)
+{
+    const char *base = (const char *)def + p->offset;
+    switch (p->type) {
+    case GRIT_PT_double: return *(const double *)base;
+    case GRIT_PT_int:
+    case GRIT_PT_choice: return *(const int *)base;
+    case GRIT_PT_flag: return *(const bool *)base ? 1.0 : 0.0;
+    case GRIT_PT_vec3: return ((const grit_vec3 *)base)->x;
+    }
+    return NAN;
+}
+
+grit_vec3 grit_param_get_vec3(const grit_param_info *p, const void *def)
+{
+    if (p->type == GRIT_PT_vec3) return *(const grit_vec3 *)((const char *)def + p->offset);
+    double d = grit_param_get_double(p, def);
+    return v3(d, d, d);
+}
+
+static void store(const grit_param_info *p, void *def, double v)
+{
+    char *base = (char *)def + p->offset;
+    switch (p->type) {
+    case GRIT_PT_double: *(double *)base = v; break;
+    case GRIT_PT_int:
+    case GRIT_PT_choice: *(int *)base = (int)v; break;
+    case GRIT_PT_flag: *(bool *)base = v != 0.0; break;
+    case GRIT_PT_vec3: break;
+    }
+}
+
+static const grit_param_info *find_or_err(const grit_param_table *t, const char *name, char *err, size_t errlen)
+{
+    const grit_param_info *p = grit_param_find(t, name);
+    if (!p && err) {
+        size_t n = (size_t)snprintf(err, errlen, "unknown %s parameter '%s'; known:", t->name, name);
+        for (int i = 0; i < t->count && n < errlen; i++)
+            n += (size_t)snprintf(err + n, errlen - n, " %s", t->params[i].name);
+    }
+    return p;
+}
+
+int grit_param_set_double(const grit_param_table *t, void *def, const char *name, double value, char *err,
+                          size_t errlen)
+{
+    const grit_param_info *p = find_or_err(t, name, err, errlen);
+    if (!p) return -1;
+    if (p->type == GRIT_PT_vec3) {
+        if (err) snprintf(err, errlen, "parameter '%s' is a vector (3 components)", name);
+        return -1;
+    }
+    if (grit_param_check(p, value, err, errlen)) return -1;
+    store(p, def, value);
+    return 0;
+}
+
+int grit_param_set_vec3(const grit_param_table *t, void *def, const char *name, grit_vec3 value, char *err,
+                        size_t errlen)
+{
+    const grit_param_info *p = find_or_err(t, name, err, errlen);
+    if (!p) return -1;
+    if (p->type != GRIT_PT_vec3) {
+        if (err) snprintf(err, errlen, "parameter '%s' is a scalar, not a vector", name);
+        return -1;
+    }
+    double c[3] = {value.x, value.y, value.z};
+    for (int i = 0; i < 3; i++)
+        if (grit_param_check(p, c[i], err, errlen)) return -1;
+    *(grit_vec3 *)((char *)def + p->offset) = value;
+    return 0;
+}
+
+/* Parse a double, the whole string must be consumed. */
+static int parse_number(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE) return -1;
+    *out = v;
+    return 0;
+}
+
+int grit_param_set_text(const grit_param_table *t, void *def, const char *name, const char *text, char *err,
+                        size_t errlen)
+{
+    const grit_param_info *p = find_or_err(t, name, err, errlen);
+    if (!p) return -1;
+    double v;
+    switch (p->type) {
+    case GRIT_PT_flag:
+        if (!strcasecmp(text, "true") || !strcmp(text, "1") || !strcasecmp(text, "yes") || !strcasecmp(text, "on"))
+            v = 1;
+        else if (!strcasecmp(text, "false") || !strcmp(text, "0") || !strcasecmp(text, "no") ||
+                 !strcasecmp(text, "off"))
+            v = 0;
+        else {
+            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a boolean (true/false, 1/0)", name, text);
+            return -1;
+        }
+        break;
+    case GRIT_PT_choice: {
+        /* accept a name or an index */
+        int idx = 0;
+        const char *c = p->choices;
+        size_t tl = strlen(text);
+        v = -1;
+        while (c && *c) {
+            const char *bar = strchr(c, '|');
+            size_t l = bar ? (size_t)(bar - c) : strlen(c);
+            if (l == tl && strncmp(c, text, l) == 0) {
+                v = idx;
+                break;
+            }
+            idx++;
+            c = bar ? bar + 1 : NULL;
+        }
+        if (v < 0) {
+            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not one of %s", name, text, p->choices);
+            return -1;
+        }
+        break;
+    }
+    case GRIT_PT_vec3: {
+        double c[3];
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", text);
+        char *save = NULL, *tok = strtok_r(buf, ",", &save);
+        int k = 0;
+        while (tok && k < 3) {
+            if (parse_number(tok, &c[k])) break;
+            k++;
+            tok = strtok_r(NULL, ",", &save);
+        }
+        if (k != 3 || tok) {
+            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a vector 'x,y,z'", name, text);
+            return -1;
+        }
+        return grit_param_set_vec3(t, def, name, v3(c[0], c[1], c[2]), err, errlen);
+    }
+    default:
+        if (parse_number(text, &v)) {
+            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a number", name, text);
+            return -1;
+        }
+    }
+    return grit_param_set_double(t, def, name, v, err, errlen);
+}
+
+int grit_param_validate(const grit_param_table *t, const void *def, char *err, size_t errlen)
+{
+    for (int i = 0; i < t->count; i++) {
+        const grit_param_info *p = &t->params[i];
+        if (p->type == GRIT_PT_vec3) {
+            grit_vec3 v = grit_param_get_vec3(p, def);
+            if (grit_param_check(p, v.x, err, errlen) || grit_param_check(p, v.y, err, errlen) ||
+                grit_param_check(p, v.z, err, errlen))
+                return -1;
+        } else if (grit_param_check(p, grit_param_get_double(p, def), err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+const char *grit_param_choice_name(const grit_param_info *p, int value, char *buf, size_t len)
+{
+    const char *c = p->choices;
+    for (int i = 0; c && *c; i++) {
+        const char *bar = strchr(c, '|');
+        size_t l = bar ? (size_t)(bar - c) : strlen(c);
+        if (i == value) {
+            snprintf(buf, len, "%.*s", (int)l, c);
+            return buf;
+        }
+        c = bar ? bar + 1 : NULL;
+    }
+    snprintf(buf, len, "%d", value);
+    return buf;
+}
+
+void grit_param_format(const grit_param_table *t, const void *def, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->count && n < len; i++) {
+        const grit_param_info *p = &t->params[i];
+        char c[64];
+        switch (p->type) {
+        case GRIT_PT_vec3: {
+            grit_vec3 v = grit_param_get_vec3(p, def);
+            n += (size_t)snprintf(buf + n, len - n, "%s=%g,%g,%g ", p->name, v.x, v.y, v.z);
+            break;
+        }
+        case GRIT_PT_flag:
+            n += (size_t)snprintf(buf + n, len - n, "%s=%s ", p->name,
+                                  grit_param_get_double(p, def) != 0 ? "true" : "false");
+            break;
+        case GRIT_PT_choice:
+            n += (size_t)snprintf(buf + n, len - n, "%s=%s ", p->name,
+                                  grit_param_choice_name(p, (int)grit_param_get_double(p, def), c, sizeof c));
+            break;
+        default: n += (size_t)snprintf(buf + n, len - n, "%s=%g ", p->name, grit_param_get_double(p, def));
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/* grit: scene lifecycle, storage growth and errors. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collide/broadphase.h"
+#include "core/storage.h"
+
+static _Thread_local char create_err[512];
+
+const char *grit_create_error(void) { return create_err; }
+const char *grit_last_error(const grit_scene *s) { return s ? s->err : create_err; }
+
+int grit_fail(grit_scene *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static int validate_def(const grit_scene_def *def, char *err, size_t len)
+{
+    if (grit_param_validate(&grit_scene_param_table, def, err, len)) return -1;
+    if (def->law == GRIT_LAW_LINEL6 && !(def->char_len > 0)) {
+        snprintf(err, len, "parameter 'char_len' = %g is out of range: the linel6 law needs char_len > 0 (m)",
+                 def->char_len);
+        return -1;
+    }
+    return 0;
+}
+
+grit_scene *grit_scene_create(const grit_scene_def *def)
+{
+    grit_scene_def d = def ? *def : grit_default_scene_def();
+    create_err[0] = '\0';
+    if (validate_def(&d, create_err, sizeof create_err)) return NULL;
+    grit_scene *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(create_err, sizeof create_err, "out of memory creating a scene");
+        return NULL;
+    }
+    s->def = d;
+    s->dt = d.dt;
+    s->verlet_dist = NAN;
+    s->need_rebuild = true;
+    s->last_sort_step = -1;
+    s->bp = grit_broadphase_create();
+    if (!s->bp) {
+        free(s);
+        snprintf(create_err, sizeof create_err, "out of memory creating a scene");
+        return NULL;
+    }
+    return s;
+}
+
+void grit_scene_destroy(grit_scene *s)
+{
+    if (!s) return;
+    grit_bodies_free(&s->b);
+    grit_contacts_free(&s->c);
+    grit_broadphase_destroy(s->bp);
+    free(s->id2idx);
+    free(s->walls);
+    free(s->facets);
+    free(s->mats);
+    free(s->overrides);
+    free(s->pair_table);
+    free(s);
+}
+
+int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
+{
+    if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
+    bool skin_changed = def->verlet_dist != s->def.verlet_dist;
+    s->def = *def;
+    if (!isnan(def->dt)) s->dt = def->dt;
+    else if (s->step == 0) s->dt = NAN;
+    if (skin_changed) {
+        s->verlet_dist = NAN;
+        s->need_rebuild = true;
+    }
+    return GRIT_OK;
+}
+
+const grit_scene_def *grit_scene_get_def(const grit_scene *s) { return &s->def; }
+
+/* ------------------------------------------------------------ growth */
+int grit_grow(void **p, size_t elem, int cap)
+{
+    void *q = realloc(*p, elem * (size_t)(cap > 0 ? cap : 1));
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+#define GROW(arr, cap) grit_grow((void **)&(arr), sizeof *(arr), (cap))
+
+int grit_bodies_reserve(grit_bodies *b, int cap)
+{
+    if (cap <= b->cap) return 0;
+    if (GROW(b->pr, cap) || GROW(b->vw, cap) || GROW(b->ft, cap) || GROW(b->mi, cap) || GROW(b->ori, cap) ||
+        GROW(b->angmom, cap) || GROW(b->flags, cap) || GROW(b->shape, cap) || GROW(b->sidx, cap) ||
+        GROW(b->mat, cap) || GROW(b->mask, cap) || GROW(b->id, cap) || GROW(b->refpos, cap))
+        return -1;
+    b->cap = cap;
+    return 0;
+}
+
+void grit_bodies_free(grit_bodies *b)
+{
+    free(b->pr);
+    free(b->vw);
+    free(b->ft);
+    free(b->mi);
+    free(b->ori);
+    free(b->angmom);
+    free(b->flags);
+    free(b->shape);
+    free(b->sidx);
+    free(b->mat);
+    free(b->mask);
+    free(b->id);
+    free(b->refpos);
+    memset(b, 0, sizeof *b);
+}
+
+int grit_contacts_reserve(grit_contacts *c, int cap)
+{
+    if (cap <= c->cap) return 0;
+    if (GROW(c->pair, cap) || GROW(c->geom, cap) || GROW(c->phys, cap) || GROW(c->cold, cap)) return -1;
+    c->cap = cap;
+    return 0;
+}
+
+void grit_contacts_free(grit_contacts *c)
+{
+    free(c->pair);
+    free(c->geom);
+    free(c->phys);
+    free(c->cold);
+    memset(c, 0, sizeof *c);
+}
+
+void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int j)
+{
+    dst->pair[i] = src->pair[j];
+    dst->geom[i] = src->geom[j];
+    dst->phys[i] = src->phys[j];
+    dst->cold[i] = src->cold[j];
+}
+
+void grit_get_stats(const grit_scene *s, grit_stats *out)
+{
+    *out = s->stats;
+    out->potential_pairs = s->c.n;
+    out->real_contacts = s->c.n_real;
+    out->verlet_dist = s->verlet_dist;
+}

@@ -1,0 +1,184 @@
+/* grit internal: the memory layout of a scene.
+ *
+ * Particles live in a handful of packed arrays indexed by an internal index
+ * that changes when the particles are re-sorted in space; the stable,
+ * user-visible id maps to it through id2idx. The hot loops touch few streams:
+ * the contact loop gathers `pr` (position + radius, 32 B) and `vw` (velocity
+ * + angular velocity, 48 B) and scatters into `ft` (force + torque, 48 B);
+ * the integrator streams vw, ft, pr, mi and ori.
+ *
+ * Contacts are stored as parallel arrays in the pair list's order, grouped by
+ * geometry kind (one block per Cg2 functor) so that the contact loop
+ * dispatches once per block, not once per contact.
+ */
+#ifndef GRIT_SCENE_IMPL_H
+#define GRIT_SCENE_IMPL_H
+
+#include <stdint.h>
+
+#include "grit/scene.h"
+
+/* ---------------------------------------------------------------- particles */
+typedef struct grit_posr {
+    grit_vec3 pos;
+    double r; /* sphere radius; 0 for shapes without one */
+} grit_posr;
+
+typedef struct grit_velw {
+    grit_vec3 v, w;
+} grit_velw;
+
+typedef struct grit_ft {
+    grit_vec3 f, t;
+} grit_ft;
+
+typedef struct grit_massi {
+    double m;          /* mass; INFINITY for fixed boundaries */
+    grit_vec3 inertia; /* principal moments */
+} grit_massi;
+
+/* per-particle flags (besides the six GRIT_BLOCK_* bits) */
+enum {
+    PF_ASPHERICAL = 1u << 8, /* anisotropic inertia: quaternion leapfrog */
+    PF_NO_GRAVITY = 1u << 9,
+    PF_NO_DAMPING = 1u << 10,
+    PF_NO_ENERGY = 1u << 11,
+    PF_MOVES_SHAPE = 1u << 12, /* shape data follows the node (facet vertices) */
+};
+
+typedef struct grit_wall_data {
+    int axis, sense;
+} grit_wall_data;
+
+typedef struct grit_facet_data {
+    grit_vec3 v[3];    /* vertices, global */
+    grit_vec3 vloc[3]; /* vertices relative to the node position */
+    grit_vec3 normal;  /* unit normal (v1-v0)x(v2-v0) */
+    double half_thick;
+} grit_facet_data;
+
+typedef struct grit_bodies {
+    int n, cap;
+    grit_posr *pr;
+    grit_velw *vw;
+    grit_ft *ft;
+    grit_massi *mi;
+    grit_quat *ori;
+    grit_vec3 *angmom; /* global angular momentum (aspherical integrator) */
+    uint16_t *flags;
+    uint8_t *shape;
+    int32_t *sidx; /* index into the shape's data array */
+    uint16_t *mat;
+    uint32_t *mask;
+    int32_t *id;       /* stable id of the particle at this index */
+    grit_vec3 *refpos; /* position at the last broad-phase rebuild */
+} grit_bodies;
+
+/* ----------------------------------------------------------------- contacts */
+enum {
+    CF_REAL = 1u << 0, /* has geometry and physics */
+};
+
+typedef struct grit_pair {
+    int32_t a, b; /* internal particle indices, in the functor's order */
+    uint8_t kind; /* geometry functor (grit_cg2_kind) */
+    uint8_t flags;
+    int8_t cell[3]; /* periodic image of b */
+    uint8_t pad[3];
+} grit_pair;
+
+/* L6Geom: the contact-local frame and the six relative kinematic DoFs. */
+typedef struct grit_l6geom {
+    grit_vec3 ex, ey; /* frame columns; ez = ex x ey */
+    grit_vec3 c;      /* contact point */
+    double uN;        /* normal gap */
+    grit_vec3 vel;    /* relative velocity of B w.r.t. A, mid-step local frame */
+    grit_vec3 angvel; /* wB - wA, mid-step local frame */
+} grit_l6geom;
+
+/* FrictPhys: stiffnesses, friction, and the law's force and torque (local,
+ * acting on A). */
+typedef struct grit_frictphys {
+    grit_vec3 f, t;
+    double kn, kt, tan_phi, cn;
+} grit_frictphys;
+
+/* Data set once at creation and rarely read. */
+typedef struct grit_contact_cold {
+    double lens[2], area;
+    double uN0; /* gap at creation (iniEqlb) */
+    int64_t step_created;
+} grit_contact_cold;
+
+typedef struct grit_contacts {
+    int n, cap;
+    grit_pair *pair;
+    grit_l6geom *geom;
+    grit_frictphys *phys;
+    grit_contact_cold *cold;
+    int kind_start[17]; /* block boundaries by kind (filled by the broad phase) */
+    int n_real;         /* counted by the contact loop */
+} grit_contacts;
+
+/* --------------------------------------------------------------- materials */
+typedef struct grit_material {
+    grit_frictmat_def fm;
+} grit_material;
+
+typedef struct grit_pair_override {
+    int mat_a, mat_b;
+    grit_pair_def def;
+} grit_pair_override;
+
+/* ------------------------------------------------------------------ scene */
+struct grit_scene {
+    grit_scene_def def;
+    grit_bodies b;
+    grit_contacts c;
+
+    int32_t *id2idx; /* stable id -> internal index */
+    int id_cap;
+
+    grit_wall_data *walls;
+    int n_walls, cap_walls;
+    grit_facet_data *facets;
+    int n_facets, cap_facets;
+
+    grit_material *mats;
+    int n_mats, cap_mats;
+    grit_pair_override *overrides;
+    int n_overrides, cap_overrides;
+    /* resolved pair table [n_mats*n_mats]: index into overrides or -1 */
+    int16_t *pair_table;
+    int pair_table_n;
+
+    long step;
+    double time;
+    double dt; /* current step (resolved from def.dt) */
+
+    /* energy */
+    double energy[GRIT_E_COUNT];
+    double energy_initial;
+    bool energy_initial_set;
+
+    /* broad phase */
+    struct grit_broadphase *bp;
+    double verlet_dist; /* resolved skin, NAN until first use */
+    bool need_rebuild;
+    long last_sort_step;
+    double max_disp2; /* max squared displacement since rebuild (from integrator) */
+
+    grit_stats stats;
+    char err[512];
+};
+
+/* errors: format into s->err, return code */
+int grit_fail(grit_scene *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static inline int grit_idx(const grit_scene *s, int id)
+{
+    if (id < 0 || id >= s->id_cap) return -1;
+    return s->id2idx[id];
+}
+
+#endif

@@ -1,0 +1,75 @@
+/* grit: one simulation step -- the engine sequence of Woo's minimal engines:
+ * integrate (with the previous forces), detect, compute new forces. */
+#include <time.h>
+
+#include "collide/broadphase.h"
+#include "contact/contact_loop.h"
+#include "integrate/integrate.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Resolve an automatic time step, or check a fixed one, before a step. */
+static int resolve_dt(grit_scene *s)
+{
+    double crit = grit_critical_dt(s);
+    if (isnan(s->dt)) {
+        if (!isfinite(crit) || !(crit > 0))
+            return grit_fail(s, GRIT_ESTATE,
+                             "cannot choose the time step: no particle has a finite mass with a p-wave or stiffness "
+                             "estimate; set parameter 'dt'");
+        s->dt = s->def.dt_safety * crit;
+    } else if (s->dt > crit) {
+        return grit_fail(s, GRIT_EINVAL,
+                         "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
+                         "sqrt(2m/kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         s->dt, crit, crit, s->def.dt_safety);
+    }
+    return GRIT_OK;
+}
+
+int grit_step(grit_scene *s, long n)
+{
+    if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
+    for (long k = 0; k < n; k++) {
+        if (s->step == 0 || isnan(s->dt)) {
+            int rc = resolve_dt(s);
+            if (rc) return rc;
+            if (s->step == 0 && s->def.gravity_first_step)
+                for (int i = 0; i < s->b.n; i++)
+                    if (!(s->b.flags[i] & PF_NO_GRAVITY)) s->b.ft[i].f = v3_scale(s->def.gravity, s->b.mi[i].m);
+        }
+        if (s->def.track_energy) {
+            s->energy[GRIT_E_KINETIC] = 0;
+            s->energy[GRIT_E_ELAST] = 0;
+        }
+        double t0 = now();
+        int rc = grit_leapfrog(s);
+        if (rc) return rc;
+        double t1 = now();
+        rc = grit_collide(s);
+        if (rc) return rc;
+        double t2 = now();
+        rc = grit_contact_loop(s);
+        if (rc) return rc;
+        double t3 = now();
+        s->stats.time_integrate += t1 - t0;
+        s->stats.time_collide += t2 - t1;
+        s->stats.time_contacts += t3 - t2;
+        if (s->def.track_energy && !s->energy_initial_set) {
+            s->energy_initial = grit_energy_total(s);
+            s->energy_initial_set = true;
+        }
+        s->step++;
+        s->time += s->dt;
+    }
+    return GRIT_OK;
+}
+
+long grit_step_count(const grit_scene *s) { return s->step; }
+double grit_time(const grit_scene *s) { return s->time; }
+double grit_dt(const grit_scene *s) { return s->dt; }

@@ -1,0 +1,30 @@
+/* grit: Cp2_FrictMat_FrictPhys. */
+#include "cp2/cp2.h"
+
+void grit_cp2_frictmat_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
+                                 grit_frictphys *p)
+{
+    const grit_frictmat_def *m1 = &s->mats[mat_a].fm, *m2 = &s->mats[mat_b].fm;
+    double A = cold->area;
+    /* springs in series; E*A/0 = inf makes a zero-length side rigid */
+    double k1 = m1->young * A / cold->lens[0], k2 = m2->young * A / cold->lens[1];
+    double kn = 1.0 / (1.0 / k1 + 1.0 / k2);
+    double ratio = 0.5 * (m1->kt_div_kn + m2->kt_div_kn);
+    double tan_phi = fmin(m1->tan_phi, m2->tan_phi);
+    double cn = 0.0, kt = NAN;
+    int k = s->pair_table[mat_a * s->pair_table_n + mat_b];
+    if (k >= 0) {
+        const grit_pair_def *o = &s->overrides[k].def;
+        if (!isnan(o->kn)) kn = o->kn;
+        if (!isnan(o->kt)) kt = o->kt;
+        if (!isnan(o->tan_phi)) tan_phi = o->tan_phi;
+        cn = o->cn;
+    }
+    if (isnan(kt)) kt = ratio * kn;
+    p->kn = kn;
+    p->kt = kt;
+    p->tan_phi = tan_phi;
+    p->cn = cn;
+    p->f = v3_zero();
+    p->t = v3_zero();
+}

@@ -1,0 +1,41 @@
+/* grit: the critical time step (spec 8.6), extended to per-pair stiffness
+ * overrides, for which the p-wave estimate of the material says nothing. */
+#include <stdlib.h>
+
+#include "integrate/integrate.h"
+#include "shape/shape.h"
+
+double grit_critical_dt(const grit_scene *s)
+{
+    const int nm = s->n_mats;
+    /* per material: does it meet a material without a kn override (p-wave
+     * applies), and the largest overridden kn it can meet */
+    bool *pwave = calloc((size_t)(nm > 0 ? nm : 1), sizeof *pwave);
+    double *kmax = calloc((size_t)(nm > 0 ? nm : 1), sizeof *kmax);
+    if (!pwave || !kmax) {
+        free(pwave);
+        free(kmax);
+        return 0.0;
+    }
+    for (int a = 0; a < nm; a++)
+        for (int b = 0; b < nm; b++) {
+            int k = s->pair_table[a * s->pair_table_n + b];
+            if (k >= 0 && !isnan(s->overrides[k].def.kn)) kmax[a] = fmax(kmax[a], s->overrides[k].def.kn);
+            else pwave[a] = true;
+        }
+    double dt = INFINITY;
+    for (int i = 0; i < s->b.n; i++) {
+        const grit_massi mi = s->b.mi[i];
+        if (!isfinite(mi.m)) continue;
+        int m = s->b.mat[i];
+        double r = grit_shape_classes[s->b.shape[i]]->pwave_radius(s, i);
+        if (pwave[m] && r > 0) {
+            const grit_frictmat_def *fm = &s->mats[m].fm;
+            dt = fmin(dt, r / sqrt(fm->young / fm->density));
+        }
+        if (kmax[m] > 0) dt = fmin(dt, sqrt(2.0 * mi.m / kmax[m]));
+    }
+    free(pwave);
+    free(kmax);
+    return dt;
+}

@@ -1,0 +1,59 @@
+/* grit internal: Law2_L6Geom_FrictPhys_IdealElPl -- the linear elastic,
+ * perfectly plastic (Cundall) law (spec section 5), with an optional linear
+ * normal dashpot (cn of a pair override).
+ *
+ * Decisions (docs/linear-model.md):
+ * - plastic dissipation of a slipping step is fy (|Ft_trial| - fy) / kt,
+ *   the work of the returned force on the slip (spec 5.4);
+ * - with a dashpot the normal force kn uN + cn vel_x is clipped to no
+ *   attraction (unless no_break), the Coulomb limit uses the clipped total,
+ *   the stored elastic energy only the spring part, and the dashpot work is
+ *   booked as `visc`;
+ * - a broken contact books its last tangential elastic energy as `broken`
+ *   (Woo books it only with no_slip), so that the balance closes. */
+#ifndef GRIT_LAW2_IDEALELPL_H
+#define GRIT_LAW2_IDEALELPL_H
+
+#include "law2/law2.h"
+
+static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p,
+                                 grit_contact_cold *cold, bool fresh, bool track, grit_law_energy *E)
+{
+    double u = g->uN;
+    if (L->ini_eqlb && fresh) cold->uN0 = u;
+    if (!isnan(cold->uN0)) u -= cold->uN0;
+    const double kn = p->kn, kt = p->kt;
+    if (u > 0 && !L->no_break) {
+        if (track) {
+            double et = kt != 0 ? 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt : 0.0;
+            E->broken += 0.5 * kn * u * u + et;
+        }
+        return false;
+    }
+    double fel = kn * u;
+    double fx = fel;
+    if (p->cn != 0) {
+        fx += p->cn * g->vel.x;
+        if (fx > 0 && !L->no_break) fx = 0; /* a dashpot never pulls */
+        if (track) E->visc += (fx - fel) * g->vel.x * L->dt;
+    }
+    double fy = 0, fz = 0;
+    if (!(L->no_frict || p->tan_phi == 0)) {
+        fy = p->f.y + L->dt * kt * g->vel.y;
+        fz = p->f.z + L->dt * kt * g->vel.z;
+        double fmax = fabs(fx) * p->tan_phi;
+        double ft2 = fy * fy + fz * fz;
+        if (ft2 > fmax * fmax && !L->no_slip) {
+            double ft = sqrt(ft2);
+            if (track && kt != 0) E->plast += fmax * (ft - fmax) / kt;
+            double ratio = ft > 0 ? fmax / ft : 0.0;
+            fy *= ratio;
+            fz *= ratio;
+        }
+    }
+    p->f = v3(fx, fy, fz);
+    if (track) E->elast += 0.5 * kn * u * u + (kt != 0 ? 0.5 * (fy * fy + fz * fz) / kt : 0.0);
+    return true;
+}
+
+#endif

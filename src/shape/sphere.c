@@ -1,0 +1,19 @@
+/* grit: the Sphere shape (radius stored in the hot posr record). */
+#include "shape/shape.h"
+
+static grit_aabb sphere_aabb(const grit_scene *s, int i)
+{
+    grit_posr p = s->b.pr[i];
+    grit_vec3 r = v3(p.r, p.r, p.r);
+    return (grit_aabb){v3_sub(p.pos, r), v3_add(p.pos, r)};
+}
+
+static double sphere_pwave_radius(const grit_scene *s, int i) { return s->b.pr[i].r; }
+
+const grit_shape_class grit_shape_sphere_class = {
+    .name = "Sphere",
+    .aabb = sphere_aabb,
+    .pwave_radius = sphere_pwave_radius,
+    .follow_node = NULL,
+    .unbounded = false,
+};
