@@ -338,6 +338,10 @@ static int build_pairs(grit_scene *s)
     grit_contacts *N = &bp->next;
     const grit_contacts *C = &s->c;
     int n = s->b.n;
+    if (N->ext_n != C->ext_n) { /* the law's per-contact state changed size */
+        grit_contacts_free(N);
+        N->ext_n = C->ext_n;
+    }
     N->n = 0;
     if (index_old_contacts(s)) return -1;
     for (int i = 0; i < n; i++) {

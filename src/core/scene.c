@@ -130,6 +130,7 @@ int grit_contacts_reserve(grit_contacts *c, int cap)
 {
     if (cap <= c->cap) return 0;
     if (GROW(c->pair, cap) || GROW(c->geom, cap) || GROW(c->phys, cap) || GROW(c->cold, cap)) return -1;
+    if (c->ext_n > 0 && grit_grow((void **)&c->ext, sizeof(double) * (size_t)c->ext_n, cap)) return -1;
     c->cap = cap;
     return 0;
 }
@@ -140,6 +141,7 @@ void grit_contacts_free(grit_contacts *c)
     free(c->geom);
     free(c->phys);
     free(c->cold);
+    free(c->ext);
     memset(c, 0, sizeof *c);
 }
 
@@ -149,6 +151,9 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
     dst->geom[i] = src->geom[j];
     dst->phys[i] = src->phys[j];
     dst->cold[i] = src->cold[j];
+    if (src->ext_n > 0)
+        memcpy(dst->ext + (size_t)i * (size_t)src->ext_n, src->ext + (size_t)j * (size_t)src->ext_n,
+               sizeof(double) * (size_t)src->ext_n);
 }
 
 void grit_get_stats(const grit_scene *s, grit_stats *out)

@@ -116,6 +116,10 @@ typedef struct grit_contacts {
     grit_l6geom *geom;
     grit_frictphys *phys;
     grit_contact_cold *cold;
+    /* law-specific per-contact state: ext_n doubles per contact (0 for the
+     * laws that need none); copied with the contact at rebuilds */
+    double *ext;
+    int ext_n;
     int kind_start[17]; /* block boundaries by kind (filled by the broad phase) */
     int n_real;         /* counted by the contact loop */
 } grit_contacts;
