@@ -31,44 +31,62 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
     const bool lens_touch = s->def.ini_lens_touch;
     const grit_vec3 zero = v3_zero();
     int n_real = 0;
-    for (int k = lo; k < hi; k++) {
-        grit_pair *pp = &C->pair[k];
-        const bool real = pp->flags & CF_REAL;
-        const int a = pp->a, b = pp->b;
-        grit_l6geom *g = &C->geom[k];
-        grit_cg2_out o;
-        if (!cg2(s, a, b, zero, real, g, &o)) continue;
-        grit_frictphys *p = &C->phys[k];
-        grit_contact_cold *cold = &C->cold[k];
-        if (!real) {
-            l6geom_create(g, cold, &o, lens_touch);
-            cold->uN0 = NAN;
-            cold->step_created = s->step;
-            grit_cp2_frictmat_frictphys(s, s->b.mat[a], s->b.mat[b], cold, p);
-            pp->flags |= CF_REAL;
-        } else {
-            l6geom_update(g, &o, L.dt, renorm, zero);
+    /* Processed in batches, stage by stage: the per-contact chain (square
+     * root, division, frame update) is long, and short independent loop
+     * bodies let the processor overlap the chains of several contacts. */
+    enum { BATCH = 16 };
+    int kk[BATCH];
+    bool fresh[BATCH];
+    grit_cg2_out ob[BATCH];
+    for (int k0 = lo; k0 < hi; k0 += BATCH) {
+        const int k1 = k0 + BATCH < hi ? k0 + BATCH : hi;
+        int m = 0;
+        for (int k = k0; k < k1; k++) { /* narrow phase; creation */
+            grit_pair *pp = &C->pair[k];
+            const bool real = pp->flags & CF_REAL;
+            if (!cg2(s, pp->a, pp->b, zero, real, &C->geom[k], &ob[m])) continue;
+            if (!real) {
+                grit_l6geom *g = &C->geom[k];
+                grit_contact_cold *cold = &C->cold[k];
+                l6geom_create(g, cold, &ob[m], lens_touch);
+                cold->uN0 = NAN;
+                cold->step_created = s->step;
+                grit_cp2_frictmat_frictphys(s, s->b.mat[pp->a], s->b.mat[pp->b], cold, &C->phys[k]);
+                pp->flags |= CF_REAL;
+            }
+            fresh[m] = !real;
+            kk[m++] = k;
         }
-        if (!law(&L, g, p, cold, !real, track, E)) {
-            pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
-            continue;
+        for (int j = 0; j < m; j++) /* frame update */
+            if (!fresh[j]) l6geom_update(&C->geom[kk[j]], &ob[j], L.dt, renorm, zero);
+        for (int j = 0; j < m; j++) { /* law; forces onto the particles */
+            const int k = kk[j];
+            grit_pair *pp = &C->pair[k];
+            grit_l6geom *g = &C->geom[k];
+            grit_frictphys *p = &C->phys[k];
+            if (!law(&L, g, p, &C->cold[k], fresh[j], track, E)) {
+                pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
+                continue;
+            }
+            n_real++;
+            const int a = pp->a, b = pp->b;
+            /* force and torque on A (local -> global), the opposite on B */
+            const grit_vec3 ez = v3_cross(g->ex, g->ey);
+            const grit_vec3 F =
+                v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
+            grit_vec3 Ma = v3_cross(v3_sub(g->c, pr[a].pos), F);
+            grit_vec3 Mb = v3_cross(v3_sub(g->c, ob[j].x2), v3_neg(F));
+            if (torque) {
+                const grit_vec3 T =
+                    v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
+                Ma = v3_add(Ma, T);
+                Mb = v3_sub(Mb, T);
+            }
+            ft[a].f = v3_add(ft[a].f, F);
+            ft[a].t = v3_add(ft[a].t, Ma);
+            ft[b].f = v3_sub(ft[b].f, F);
+            ft[b].t = v3_add(ft[b].t, Mb);
         }
-        n_real++;
-        /* force and torque on A (local -> global), the opposite on B */
-        const grit_vec3 ez = v3_cross(g->ex, g->ey);
-        const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
-        grit_vec3 Ma = v3_cross(v3_sub(g->c, pr[a].pos), F);
-        grit_vec3 Mb = v3_cross(v3_sub(g->c, o.x2), v3_neg(F));
-        if (torque) {
-            const grit_vec3 T =
-                v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
-            Ma = v3_add(Ma, T);
-            Mb = v3_sub(Mb, T);
-        }
-        ft[a].f = v3_add(ft[a].f, F);
-        ft[a].t = v3_add(ft[a].t, Ma);
-        ft[b].f = v3_sub(ft[b].f, F);
-        ft[b].t = v3_add(ft[b].t, Mb);
     }
     return n_real;
 }
