@@ -51,6 +51,8 @@ typedef enum grit_status {
       "start with gravity in the force accumulators (Woo starts with zero: no gravity in step 0)") \
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
+    X(flag, simd, true, "-", 0, 1, 0, NULL, \
+      "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
     X(choice, law, 0, "-", 0, 1, 0, "idealelpl|linel6", \
       "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall) or six-DoF linear elastic") \
     X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \

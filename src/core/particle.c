@@ -24,8 +24,8 @@ static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, 
     int i = b->n++;
     s->id2idx[id] = i;
     b->pr[i] = (grit_posr){v3_zero(), 0.0};
-    b->vw[i] = (grit_velw){v3_zero(), v3_zero()};
-    b->ft[i] = (grit_ft){v3_zero(), v3_zero()};
+    b->vw[i] = (grit_velw){v3_zero(), v3_zero(), {0, 0}};
+    b->ft[i] = (grit_ft){v3_zero(), v3_zero(), {0, 0}};
     b->mi[i] = (grit_massi){INFINITY, v3(INFINITY, INFINITY, INFINITY)};
     b->ori[i] = q_identity();
     b->angmom[i] = v3(NAN, NAN, NAN);
@@ -64,7 +64,7 @@ int grit_add_sphere(grit_scene *s, const grit_sphere_def *d)
     double m = 4.0 / 3.0 * M_PI * r * r * r * rho;
     double I = 0.4 * m * r * r;
     b->pr[i] = (grit_posr){d->pos, r};
-    b->vw[i] = (grit_velw){d->vel, d->angvel};
+    b->vw[i] = (grit_velw){d->vel, d->angvel, {0, 0}};
     b->mi[i] = (grit_massi){m, v3(I, I, I)};
     b->flags[i] = (uint16_t)d->blocked;
     return b->id[i];

@@ -24,12 +24,15 @@ typedef struct grit_posr {
     double r; /* sphere radius; 0 for shapes without one */
 } grit_posr;
 
+/* 64-byte records: one cache line per gather or scatter */
 typedef struct grit_velw {
     grit_vec3 v, w;
+    double pad[2];
 } grit_velw;
 
 typedef struct grit_ft {
     grit_vec3 f, t;
+    double pad[2];
 } grit_ft;
 
 typedef struct grit_massi {
@@ -164,6 +167,8 @@ struct grit_scene {
     double energy[GRIT_E_COUNT];
     double energy_initial;
     bool energy_initial_set;
+
+    bool eqlb_used; /* some contact may carry an iniEqlb offset */
 
     /* broad phase */
     struct grit_broadphase *bp;

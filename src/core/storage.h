@@ -6,6 +6,7 @@
 #include "core/scene_impl.h"
 
 int grit_grow(void **p, size_t elem, int cap);
+int grit_grow_aligned(void **p, size_t elem, int old, int cap);
 int grit_bodies_reserve(grit_bodies *b, int cap);
 void grit_bodies_free(grit_bodies *b);
 int grit_contacts_reserve(grit_contacts *c, int cap);
