@@ -177,9 +177,12 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
     lane_energy LE = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     int n_real = 0, q[4], nq = 0;
     const grit_pair *pair = s->c.pair;
+    const grit_posr *pr = s->b.pr;
     for (int k = lo; k < hi; k++) {
         if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
-            n_real += scalar_one(s, k, track, E);
+            const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
+            const double rr = pa.r + pb.r;
+            if (v3_norm2(v3_sub(pb.pos, pa.pos)) <= rr * rr) n_real += scalar_one(s, k, track, E);
             continue;
         }
         q[nq++] = k;
