@@ -55,6 +55,8 @@ typedef enum grit_status {
       "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
     X(choice, law, 0, "-", 0, 1, 0, "idealelpl|linel6", \
       "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall) or six-DoF linear elastic") \
+    X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \
+      "friction of a contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, max, harmavg 2ab/(a+b)") \
     X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
     X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
     X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
@@ -68,6 +70,7 @@ typedef struct grit_scene_def {
 } grit_scene_def;
 
 enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1 };
+enum { GRIT_FRICTION_MIN = 0, GRIT_FRICTION_AVG, GRIT_FRICTION_MAX, GRIT_FRICTION_HARMAVG };
 
 grit_scene_def grit_default_scene_def(void);
 extern const grit_param_table grit_scene_param_table;

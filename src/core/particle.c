@@ -196,11 +196,20 @@ int grit_get_shape(const grit_scene *s, int id)
     return s->b.shape[i];
 }
 
+/* A shape whose data follows its node (facet vertices) must be refreshed by
+ * the integrator once its node is given a velocity, or its vertices would stay
+ * behind while the contact kinematics use the node's motion. */
+static void mark_moving_shape(grit_scene *s, int i)
+{
+    if (grit_shape_classes[s->b.shape[i]]->follow_node) s->b.flags[i] |= PF_MOVES_SHAPE;
+}
+
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v)
 {
     LOOKUP(s, id, i);
     if (!finite3(v)) return grit_fail(s, GRIT_EINVAL, "particle %d: velocity must be finite", id);
     s->b.vw[i].v = v;
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }
 int grit_set_angvel(grit_scene *s, int id, grit_vec3 w)
@@ -209,6 +218,7 @@ int grit_set_angvel(grit_scene *s, int id, grit_vec3 w)
     if (!finite3(w)) return grit_fail(s, GRIT_EINVAL, "particle %d: angular velocity must be finite", id);
     s->b.vw[i].w = w;
     s->b.angmom[i] = v3(NAN, NAN, NAN); /* re-derived from w by the aspherical integrator */
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }
 int grit_set_pos(grit_scene *s, int id, grit_vec3 p)
@@ -236,6 +246,6 @@ int grit_impose_vel(grit_scene *s, int id, grit_vec3 v, unsigned which)
     for (int k = 0; k < 3; k++)
         if (which & (1u << k)) v3_set(&s->b.vw[i].v, k, v3_get(v, k));
     s->b.flags[i] |= (uint16_t)which;
-    if (s->b.shape[i] == GRIT_SHAPE_FACET) s->b.flags[i] |= PF_MOVES_SHAPE;
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }
