@@ -219,6 +219,7 @@ typedef enum grit_energy_kind {
     GRIT_E_NONVISC,     /* Cundall non-viscous damping */
     GRIT_E_VISC,        /* linear normal dashpot */
     GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
+    GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
     GRIT_E_COUNT
 } grit_energy_kind;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cg2/cg2.h"
+#include "collide/periodic.h"
 #include "collide/sort.h"
 #include "core/storage.h"
 #include "shape/shape.h"
@@ -414,6 +415,7 @@ static int partition_by_kind(grit_scene *s)
 
 int grit_broadphase_rebuild(grit_scene *s)
 {
+    if (s->cell) return grit_rebuild_periodic(s);
     double dv = grit_verlet_dist(s);
     if (compute_boxes(s, dv)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     choose_grid(s);
@@ -435,6 +437,7 @@ int grit_broadphase_rebuild(grit_scene *s)
 
 int grit_collide(grit_scene *s)
 {
+    if (s->cell) return grit_collide_periodic(s);
     double dv = grit_verlet_dist(s);
     if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv) return grit_broadphase_rebuild(s);
     return GRIT_OK;

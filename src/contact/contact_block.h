@@ -5,6 +5,7 @@
 #define GRIT_CONTACT_BLOCK_H
 
 #include "cg2/l6geom.h"
+#include "core/cell_impl.h"
 #include "cp2/cp2.h"
 #include "law2/law2.h"
 
@@ -12,9 +13,11 @@ typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
                        grit_law_energy *);
 
-static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo, int hi, cg2_fn cg2, law_fn law,
-                                                           const bool track, const bool torque,
-                                                           grit_law_energy *E)
+/* periodic: B is seen at its image x_B + H k, moving with the velocity shift
+ * L H_half k (the aperiodic instance has no trace of it) */
+static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, int lo, int hi, cg2_fn cg2,
+                                                                law_fn law, const bool track, const bool torque,
+                                                                const bool periodic, grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     grit_ft *ft = s->b.ft;
@@ -30,7 +33,9 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
         const int a = pp->a, b = pp->b;
         grit_l6geom *g = &C->geom[k];
         grit_cg2_out o;
-        if (!cg2(s, a, b, zero, real, g, &o)) continue;
+        grit_vec3 shift = zero, dvs = zero;
+        if (periodic) grit_cell_image(s->cell, pp->cell, &shift, &dvs);
+        if (!cg2(s, a, b, shift, real, g, &o)) continue;
         grit_frictphys *p = &C->phys[k];
         grit_contact_cold *cold = &C->cold[k];
         if (!real) {
@@ -40,7 +45,7 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
             grit_cp2_frictmat_frictphys(s, s->b.mat[a], s->b.mat[b], cold, p);
             pp->flags |= CF_REAL;
         } else {
-            l6geom_update(g, &o, L.dt, renorm, zero);
+            l6geom_update(g, &o, L.dt, renorm, dvs);
         }
         if (!law(&L, g, p, cold, !real, track, E)) {
             pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
@@ -64,6 +69,13 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
         ft[b].t = v3_add(ft[b].t, Mb);
     }
     return n_real;
+}
+
+static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo, int hi, cg2_fn cg2, law_fn law,
+                                                           const bool track, const bool torque,
+                                                           grit_law_energy *E)
+{
+    return run_block_cell(s, lo, hi, cg2, law, track, torque, false, E);
 }
 
 #endif

@@ -15,8 +15,13 @@
 #include "law2/idealelpl.h"
 #include "law2/linel6.h"
 
-#define RUN(CG2, LAW, TORQUE) \
+#define RUN_FLAT(CG2, LAW, TORQUE) \
     (track ? run_block(s, lo, hi, CG2, LAW, true, TORQUE, &E) : run_block(s, lo, hi, CG2, LAW, false, TORQUE, &E))
+/* periodic cell: B at its image (contact_block.h) */
+#define RUN_CELL(CG2, LAW, TORQUE)                                      \
+    (track ? run_block_cell(s, lo, hi, CG2, LAW, true, TORQUE, true, &E) \
+           : run_block_cell(s, lo, hi, CG2, LAW, false, TORQUE, true, &E))
+#define RUN(CG2, LAW, TORQUE) (s->cell ? RUN_CELL(CG2, LAW, TORQUE) : RUN_FLAT(CG2, LAW, TORQUE))
 #define BY_LAW(CG2) (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true) : RUN(CG2, law_idealelpl, false))
 
 int grit_contact_loop(grit_scene *s)

@@ -34,11 +34,30 @@ static inline int scalar_one(grit_scene *s, int k, bool track, grit_law_energy *
     return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, true, false, E)
                  : run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, false, false, E);
 }
+static int scalar_one_cell(grit_scene *s, int k, bool track, grit_law_energy *E)
+{
+    return track ? run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, true, false, true, E)
+                 : run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, false, false, true, E);
+}
+static inline __attribute__((always_inline)) int scalar_any(grit_scene *s, int k, bool track, const bool periodic,
+                                                             grit_law_energy *E)
+{
+    return periodic ? scalar_one_cell(s, k, track, E) : scalar_one(s, k, track, E);
+}
+
+/* Periodic cell: B's image and its velocity shift, lane by lane. */
+static inline void image4(const grit_scene *s, const int *k, v4vec *xb, v4vec *vb)
+{
+    grit_vec3 sh[4], dv[4];
+    for (int l = 0; l < 4; l++) grit_cell_image(s->cell, s->c.pair[k[l]].cell, &sh[l], &dv[l]);
+    *xb = vv_add(*xb, gather3(&sh[0], &sh[1], &sh[2], &sh[3]));
+    *vb = vv_add(*vb, gather3(&dv[0], &dv[1], &dv[2], &dv[3]));
+}
 
 /* Four real sphere-sphere contacts k[0..3]. Returns the number kept, or -1
  * if a lane needs the scalar path (nothing has been written then). */
 static inline __attribute__((always_inline)) int group4(grit_scene *s, const int *k, const bool track,
-                                                         lane_energy *LE, grit_law_energy *E)
+                                                         const bool periodic, lane_energy *LE, grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
@@ -53,13 +72,14 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     }
     /* gather the particles */
     const v4vec xa = gather3(&pr[a[0]].pos, &pr[a[1]].pos, &pr[a[2]].pos, &pr[a[3]].pos);
-    const v4vec xb = gather3(&pr[b[0]].pos, &pr[b[1]].pos, &pr[b[2]].pos, &pr[b[3]].pos);
+    v4vec xb = gather3(&pr[b[0]].pos, &pr[b[1]].pos, &pr[b[2]].pos, &pr[b[3]].pos);
     const v4d ra = {pr[a[0]].r, pr[a[1]].r, pr[a[2]].r, pr[a[3]].r};
     const v4d rb = {pr[b[0]].r, pr[b[1]].r, pr[b[2]].r, pr[b[3]].r};
     const v4vec va = gather3(&vw[a[0]].v, &vw[a[1]].v, &vw[a[2]].v, &vw[a[3]].v);
     const v4vec wa = gather3(&vw[a[0]].w, &vw[a[1]].w, &vw[a[2]].w, &vw[a[3]].w);
-    const v4vec vb = gather3(&vw[b[0]].v, &vw[b[1]].v, &vw[b[2]].v, &vw[b[3]].v);
+    v4vec vb = gather3(&vw[b[0]].v, &vw[b[1]].v, &vw[b[2]].v, &vw[b[3]].v);
     const v4vec wb = gather3(&vw[b[0]].w, &vw[b[1]].w, &vw[b[2]].w, &vw[b[3]].w);
+    if (periodic) image4(s, k, &xb, &vb);
     grit_l6geom *g[4] = {&C->geom[k[0]], &C->geom[k[1]], &C->geom[k[2]], &C->geom[k[3]]};
     grit_frictphys *p[4] = {&C->phys[k[0]], &C->phys[k[1]], &C->phys[k[2]], &C->phys[k[3]]};
     const v4vec nprev = gather3(&g[0]->ex, &g[1]->ex, &g[2]->ex, &g[3]->ex);
@@ -172,7 +192,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
 }
 
 static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, int hi, const bool track,
-                                                        grit_law_energy *E)
+                                                        const bool periodic, grit_law_energy *E)
 {
     lane_energy LE = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     int n_real = 0, q[4], nq = 0;
@@ -182,18 +202,24 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
         if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
             const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
             const double rr = pa.r + pb.r;
-            if (v3_norm2(v3_sub(pb.pos, pa.pos)) <= rr * rr) n_real += scalar_one(s, k, track, E);
+            grit_vec3 xb = pb.pos;
+            if (periodic) {
+                grit_vec3 sh, dvs;
+                grit_cell_image(s->cell, pair[k].cell, &sh, &dvs);
+                xb = v3_add(xb, sh);
+            }
+            if (v3_norm2(v3_sub(xb, pa.pos)) <= rr * rr) n_real += scalar_any(s, k, track, periodic, E);
             continue;
         }
         q[nq++] = k;
         if (nq < 4) continue;
-        int kept = group4(s, q, track, &LE, E);
+        int kept = group4(s, q, track, periodic, &LE, E);
         if (kept < 0)
-            for (int l = 0; l < 4; l++) n_real += scalar_one(s, q[l], track, E);
+            for (int l = 0; l < 4; l++) n_real += scalar_any(s, q[l], track, periodic, E);
         else n_real += kept;
         nq = 0;
     }
-    for (int l = 0; l < nq; l++) n_real += scalar_one(s, q[l], track, E);
+    for (int l = 0; l < nq; l++) n_real += scalar_any(s, q[l], track, periodic, E);
     if (track) {
         E->elast += v4_hsum(LE.elast);
         E->plast += v4_hsum(LE.plast);
@@ -205,5 +231,6 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
 
 int grit_ss_idealelpl_simd(grit_scene *s, int lo, int hi, bool track, grit_law_energy *E)
 {
-    return track ? block(s, lo, hi, true, E) : block(s, lo, hi, false, E);
+    if (s->cell) return block(s, lo, hi, track, true, E); /* periodic: one instance */
+    return track ? block(s, lo, hi, true, false, E) : block(s, lo, hi, false, false, E);
 }

@@ -12,6 +12,9 @@ static bool finite3(grit_vec3 a) { return v3_isfinite(a); }
 static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask)
 {
     grit_bodies *b = &s->b;
+    if (s->cell && grit_shape_classes[shape]->unbounded)
+        return grit_fail(s, GRIT_ESTATE, "%s: unbounded shapes (walls) are not allowed in a periodic scene",
+                         grit_shape_classes[shape]->name);
     if (b->n == b->cap && grit_bodies_reserve(b, b->cap ? 2 * b->cap : 64))
         return grit_fail(s, GRIT_ENOMEM, "out of memory adding particle %d", b->n);
     int id = b->n; /* ids are never reused: no removal yet, so id == count */

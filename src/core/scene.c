@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collide/broadphase.h"
+#include "core/cell_impl.h"
 #include "core/storage.h"
 
 static _Thread_local char create_err[512];
@@ -61,6 +62,7 @@ void grit_scene_destroy(grit_scene *s)
     grit_bodies_free(&s->b);
     grit_contacts_free(&s->c);
     grit_broadphase_destroy(s->bp);
+    grit_cell_free(s->cell);
     free(s->id2idx);
     free(s->walls);
     free(s->facets);

@@ -170,6 +170,9 @@ struct grit_scene {
 
     bool eqlb_used; /* some contact may carry an iniEqlb offset */
 
+    /* periodic cell (core/cell_impl.h); NULL: aperiodic */
+    struct grit_cell *cell;
+
     /* broad phase */
     struct grit_broadphase *bp;
     double verlet_dist; /* resolved skin, NAN until first use */

@@ -4,6 +4,7 @@
 
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
+#include "core/cell_impl.h"
 #include "integrate/integrate.h"
 
 static double now(void)
@@ -47,6 +48,10 @@ int grit_step(grit_scene *s, long n)
             s->energy[GRIT_E_KINETIC] = 0;
             s->energy[GRIT_E_ELAST] = 0;
         }
+        if (s->cell) {
+            int rcc = grit_cell_prologue(s);
+            if (rcc) return rcc;
+        }
         double t0 = now();
         int rc = grit_leapfrog(s);
         if (rc) return rc;
@@ -56,6 +61,7 @@ int grit_step(grit_scene *s, long n)
         double t2 = now();
         rc = grit_contact_loop(s);
         if (rc) return rc;
+        if (s->cell) grit_cell_epilogue(s);
         double t3 = now();
         s->stats.time_integrate += t1 - t0;
         s->stats.time_collide += t2 - t1;

@@ -4,6 +4,7 @@
  * n were computed by the contact loop of step n-1; the accumulators are reset
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
  * gravity_first_step). */
+#include "core/cell_impl.h"
 #include "integrate/integrate.h"
 #include "shape/shape.h"
 
@@ -50,6 +51,44 @@ static void aspherical_rotate(grit_scene *s, int i, grit_vec3 M, double dt)
     b->vw[i].w = q_rotate(q, wbh);
 }
 
+/* ---- periodic cell (spec 9.3, gradV2): the particles move with the
+ * homogeneous field v = L x plus a fluctuation; damping and energy see the
+ * fluctuation only. */
+
+/* fluctuation of the mid-step velocity v: v - L- (x - dt/2 v) */
+static inline grit_vec3 cell_fluct(const grit_cell *c, grit_vec3 v, grit_vec3 x, double dt)
+{
+    return v3_sub(v, m3_mul(&c->L_prev, v3_madd(x, -0.5 * dt, v)));
+}
+
+/* new velocity; blocked components keep theirs */
+static inline grit_vec3 cell_velocity(const grit_cell *c, grit_vec3 v, grit_vec3 x, grit_vec3 a, unsigned blocked)
+{
+    grit_vec3 r = grit_cell_velocity(c, v, x, a);
+    if (blocked & GRIT_BLOCK_X) r.x = v.x;
+    if (blocked & GRIT_BLOCK_Y) r.y = v.y;
+    if (blocked & GRIT_BLOCK_Z) r.z = v.z;
+    return r;
+}
+
+/* change of the field's spin, on the free rotations */
+static inline grit_vec3 cell_dspin(const grit_cell *c, unsigned blocked)
+{
+    grit_vec3 d = c->dspin;
+    if (blocked & GRIT_BLOCK_RX) d.x = 0;
+    if (blocked & GRIT_BLOCK_RY) d.y = 0;
+    if (blocked & GRIT_BLOCK_RZ) d.z = 0;
+    return d;
+}
+
+/* move of the particle's wrapped image x - H p since the last rebuild (see
+ * collide/periodic.c); infinite for a particle the broad phase has not seen */
+static inline grit_vec3 cell_disp(const grit_cell *c, int i, grit_vec3 dpos)
+{
+    if (i >= c->n_period) return v3(INFINITY, INFINITY, INFINITY);
+    return v3_sub(dpos, m3_mul(&c->dH, c->period[i]));
+}
+
 typedef struct lf_sums {
     double ekin, egrav, edamp, maxd2, check;
 } lf_sums;
@@ -59,7 +98,7 @@ typedef struct lf_sums {
  * drops those branches (the common case of a free sphere). */
 static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, int i, const bool general,
                                                                  const bool track, const bool has_d,
-                                                                 const bool has_g, lf_sums *S)
+                                                                 const bool has_g, const bool periodic, lf_sums *S)
 {
     grit_bodies *b = &s->b;
     const double dt = s->dt, d = s->def.damping;
@@ -71,16 +110,18 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     const grit_massi mi = b->mi[i];
     const bool dmp = has_d && !(fl & PF_NO_DAMPING);
     const bool energy = track && !(fl & PF_NO_ENERGY);
+    const grit_vec3 vf = periodic ? cell_fluct(s->cell, vw.v, b->pr[i].pos, dt) : vw.v;
+    const grit_vec3 wf = periodic ? v3_sub(vw.w, s->cell->spin_prev) : vw.w;
     if (energy) {
         if (dmp)
             S->edamp += d * dt *
-                        (fabs(vw.v.x * ft.f.x) + fabs(vw.v.y * ft.f.y) + fabs(vw.v.z * ft.f.z) +
-                         fabs(vw.w.x * ft.t.x) + fabs(vw.w.y * ft.t.y) + fabs(vw.w.z * ft.t.z));
+                        (fabs(vf.x * ft.f.x) + fabs(vf.y * ft.f.y) + fabs(vf.z * ft.f.z) +
+                         fabs(wf.x * ft.t.x) + fabs(wf.y * ft.t.y) + fabs(wf.z * ft.t.z));
         if (has_g && !(fl & PF_NO_GRAVITY)) {
             double p = 0;
-            if (!(blocked & GRIT_BLOCK_X)) p += g.x * vw.v.x;
-            if (!(blocked & GRIT_BLOCK_Y)) p += g.y * vw.v.y;
-            if (!(blocked & GRIT_BLOCK_Z)) p += g.z * vw.v.z;
+            if (!(blocked & GRIT_BLOCK_X)) p += g.x * vf.x;
+            if (!(blocked & GRIT_BLOCK_Y)) p += g.y * vf.y;
+            if (!(blocked & GRIT_BLOCK_Z)) p += g.z * vf.z;
             S->egrav -= mi.m * dt * p;
         }
     }
@@ -91,9 +132,9 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         a = v3((blocked & GRIT_BLOCK_X) ? 0 : ft.f.x * im, (blocked & GRIT_BLOCK_Y) ? 0 : ft.f.y * im,
                (blocked & GRIT_BLOCK_Z) ? 0 : ft.f.z * im);
         if (dmp) {
-            a.x = damp(a.x, ft.f.x, vw.v.x + 0.5 * dt * a.x, d);
-            a.y = damp(a.y, ft.f.y, vw.v.y + 0.5 * dt * a.y, d);
-            a.z = damp(a.z, ft.f.z, vw.v.z + 0.5 * dt * a.z, d);
+            a.x = damp(a.x, ft.f.x, vf.x + 0.5 * dt * a.x, d);
+            a.y = damp(a.y, ft.f.y, vf.y + 0.5 * dt * a.y, d);
+            a.z = damp(a.z, ft.f.z, vf.z + 0.5 * dt * a.z, d);
         }
         if (!asph) {
             const grit_vec3 I = mi.inertia;
@@ -103,28 +144,29 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
             else /* isotropic */
                 al = v3_scale(ft.t, 1.0 / I.x);
             if (dmp) {
-                al.x = damp(al.x, ft.t.x, vw.w.x + 0.5 * dt * al.x, d);
-                al.y = damp(al.y, ft.t.y, vw.w.y + 0.5 * dt * al.y, d);
-                al.z = damp(al.z, ft.t.z, vw.w.z + 0.5 * dt * al.z, d);
+                al.x = damp(al.x, ft.t.x, wf.x + 0.5 * dt * al.x, d);
+                al.y = damp(al.y, ft.t.y, wf.y + 0.5 * dt * al.y, d);
+                al.z = damp(al.z, ft.t.z, wf.z + 0.5 * dt * al.z, d);
             }
         }
     }
     if (energy) {
-        grit_vec3 vt = v3_madd(vw.v, 0.5 * dt, a);
+        grit_vec3 vt = v3_madd(vf, 0.5 * dt, a);
         double ek = 0.5 * mi.m * v3_norm2(vt);
         const grit_vec3 I = mi.inertia;
         if (isfinite(I.x) && isfinite(I.y) && isfinite(I.z)) {
             if (asph) {
-                grit_vec3 wb = q_unrotate(b->ori[i], vw.w);
+                grit_vec3 wb = q_unrotate(b->ori[i], wf);
                 ek += 0.5 * (I.x * wb.x * wb.x + I.y * wb.y * wb.y + I.z * wb.z * wb.z);
             } else {
-                grit_vec3 wt = v3_madd(vw.w, 0.5 * dt, al);
+                grit_vec3 wt = v3_madd(wf, 0.5 * dt, al);
                 ek += 0.5 * (I.x * wt.x * wt.x + I.y * wt.y * wt.y + I.z * wt.z * wt.z);
             }
         }
         if (isfinite(ek)) S->ekin += ek;
     }
-    vw.v = v3_madd(vw.v, dt, a);
+    if (periodic) vw.v = cell_velocity(s->cell, vw.v, b->pr[i].pos, a, blocked);
+    else vw.v = v3_madd(vw.v, dt, a);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
     b->pr[i].pos = pos;
     if (asph) {
@@ -133,14 +175,19 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         if (blocked & GRIT_BLOCK_RY) M.y = 0;
         if (blocked & GRIT_BLOCK_RZ) M.z = 0;
         if (dmp) {
-            M.x = damp(M.x, M.x, vw.w.x, d);
-            M.y = damp(M.y, M.y, vw.w.y, d);
-            M.z = damp(M.z, M.z, vw.w.z, d);
+            M.x = damp(M.x, M.x, wf.x, d);
+            M.y = damp(M.y, M.y, wf.y, d);
+            M.z = damp(M.z, M.z, wf.z, d);
+        }
+        if (periodic && s->cell->spin_changed) {
+            b->vw[i].w = v3_add(vw.w, cell_dspin(s->cell, blocked));
+            b->angmom[i] = v3(NAN, NAN, NAN); /* re-derived from w */
         }
         b->vw[i].v = vw.v;
         aspherical_rotate(s, i, M, dt);
     } else {
         vw.w = v3_madd(vw.w, dt, al);
+        if (periodic) vw.w = v3_add(vw.w, cell_dspin(s->cell, blocked));
         if (vw.w.x != 0 || vw.w.y != 0 || vw.w.z != 0)
             b->ori[i] = q_renorm(q_mul(q_rotvec(v3_scale(vw.w, dt)), b->ori[i]));
         b->vw[i] = vw;
@@ -150,7 +197,9 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     const bool grav = has_g && !(fl & PF_NO_GRAVITY);
     b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
     b->ft[i].t = v3_zero();
-    const double d2 = v3_norm2(v3_sub(pos, b->refpos[i]));
+    grit_vec3 dpos = v3_sub(pos, b->refpos[i]);
+    if (periodic) dpos = cell_disp(s->cell, i, dpos);
+    const double d2 = v3_norm2(dpos);
     if (d2 > S->maxd2) S->maxd2 = d2;
     S->check += pos.x + pos.y + pos.z;
 }
@@ -158,12 +207,12 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
 enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE };
 
 static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool track, const bool has_d,
-                                                                 const bool has_g, lf_sums *S)
+                                                                 const bool has_g, const bool periodic, lf_sums *S)
 {
     const uint16_t *flags = s->b.flags;
     for (int i = 0; i < s->b.n; i++) {
-        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, track, has_d, has_g, S);
-        else integrate_one(s, i, false, track, has_d, has_g, S);
+        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, track, has_d, has_g, periodic, S);
+        else integrate_one(s, i, false, track, has_d, has_g, periodic, S);
     }
 }
 
@@ -174,9 +223,10 @@ int grit_leapfrog(grit_scene *s)
     const bool has_g = g.x != 0 || g.y != 0 || g.z != 0;
     const bool has_d = s->def.damping != 0;
     lf_sums S = {0, 0, 0, s->max_disp2, 0};
-    if (s->def.track_energy) integrate_all(s, true, has_d, has_g, &S);
-    else if (has_d) integrate_all(s, false, true, has_g, &S);
-    else integrate_all(s, false, false, has_g, &S);
+    if (s->cell) integrate_all(s, s->def.track_energy, has_d, has_g, true, &S); /* one periodic instance */
+    else if (s->def.track_energy) integrate_all(s, true, has_d, has_g, false, &S);
+    else if (has_d) integrate_all(s, false, true, has_g, false, &S);
+    else integrate_all(s, false, false, has_g, false, &S);
     s->max_disp2 = S.maxd2;
     if (s->def.track_energy) {
         s->energy[GRIT_E_KINETIC] += S.ekin;

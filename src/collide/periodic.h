@@ -1,0 +1,26 @@
+/* grit internal: the broad phase of a periodic cell (periodic.c).
+ *
+ * The aperiodic grid of broadphase.c, done in reduced coordinates r = H^-1 x
+ * wrapped into [0,1)^3: every box is mapped to a (conservatively enlarged)
+ * box in reduced coordinates, binned in a grid that wraps around, and each
+ * pair is reported once, with the image k of B, from the cell of the lower
+ * corner of the two boxes' intersection. See docs/periodic.md. */
+#ifndef GRIT_COLLIDE_PERIODIC_H
+#define GRIT_COLLIDE_PERIODIC_H
+
+#include "core/cell_impl.h"
+
+struct grit_pbp;
+void grit_pbp_destroy(struct grit_pbp *p);
+
+/* Rebuild the candidate pairs if needed: particles added, some particle's
+ * wrapped image moved, or the cell deformed, by more than the skin allows. */
+int grit_collide_periodic(grit_scene *s);
+int grit_rebuild_periodic(grit_scene *s);
+
+/* Check that every particle's box, enlarged by `skin`, spans less than half
+ * of the cell H along each base vector (and is bounded). GRIT_OK or an
+ * error naming the particle; `who` prefixes the message. */
+int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, const char *who);
+
+#endif
