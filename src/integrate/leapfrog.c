@@ -5,6 +5,7 @@
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
  * gravity_first_step). */
 #include "integrate/integrate.h"
+#include "collide/broadphase.h"
 #include "shape/shape.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
@@ -138,7 +139,10 @@ int grit_leapfrog(grit_scene *s)
             if (wn > 0) b->ori[i] = q_normalized(q_mul(q_axis_angle(v3_scale(vw.w, 1.0 / wn), wn * dt), b->ori[i]));
             b->vw[i] = vw;
         }
-        if (fl & PF_MOVES_SHAPE) grit_shape_classes[b->shape[i]]->follow_node(s, i);
+        if (fl & PF_MOVES_SHAPE) {
+            grit_shape_classes[b->shape[i]]->follow_node(s, i);
+            if (grit_broadphase_box_escaped(s, i)) maxd2 = INFINITY; /* rotation moved the vertices */
+        }
         /* reset the accumulators for the contact loop of this step */
         bool grav = has_g && !(fl & PF_NO_GRAVITY);
         b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
