@@ -19,6 +19,7 @@ typedef struct grit_broadphase {
     int32_t *range; /* 6 ints per particle: cell lo xyz, hi xyz (binned ones) */
     uint8_t *special;
     int box_cap;
+    int n_boxes; /* particles boxed at the last rebuild */
     int32_t *specials;
     int n_specials;
     int32_t *cell_start;
@@ -114,6 +115,7 @@ static int compute_boxes(grit_scene *s, double dv)
         bp->box_cap = c;
     }
     grit_vec3 e = v3(dv, dv, dv);
+    bp->n_boxes = n;
     for (int i = 0; i < n; i++) {
         grit_aabb bb = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
         bp->box[i] = (grit_aabb){v3_sub(bb.lo, e), v3_add(bb.hi, e)};
@@ -431,6 +433,17 @@ int grit_broadphase_rebuild(grit_scene *s)
     s->need_rebuild = false;
     s->stats.rebuilds++;
     return GRIT_OK;
+}
+
+bool grit_broadphase_box_escaped(const grit_scene *s, int i)
+{
+    const grit_broadphase *bp = s->bp;
+    if (s->need_rebuild) return false; /* rebuilt anyway */
+    if (i >= bp->n_boxes) return true;
+    const grit_aabb b = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
+    const grit_aabb *e = &bp->box[i];
+    return !(b.lo.x >= e->lo.x && b.lo.y >= e->lo.y && b.lo.z >= e->lo.z && b.hi.x <= e->hi.x &&
+             b.hi.y <= e->hi.y && b.hi.z <= e->hi.z);
 }
 
 int grit_collide(grit_scene *s)

@@ -5,6 +5,7 @@
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
  * gravity_first_step). */
 #include "integrate/integrate.h"
+#include "collide/broadphase.h"
 #include "shape/shape.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
@@ -145,7 +146,10 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
             b->ori[i] = q_renorm(q_mul(q_rotvec(v3_scale(vw.w, dt)), b->ori[i]));
         b->vw[i] = vw;
     }
-    if (general && (fl & PF_MOVES_SHAPE)) grit_shape_classes[b->shape[i]]->follow_node(s, i);
+    if (general && (fl & PF_MOVES_SHAPE)) {
+        grit_shape_classes[b->shape[i]]->follow_node(s, i);
+        if (grit_broadphase_box_escaped(s, i)) S->maxd2 = INFINITY; /* rotation moved the vertices */
+    }
     /* reset the accumulators for the contact loop of this step */
     const bool grav = has_g && !(fl & PF_NO_GRAVITY);
     b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
