@@ -3,8 +3,10 @@
  * Velocities live at mid-steps, positions at steps. The forces used in step
  * n were computed by the contact loop of step n-1; the accumulators are reset
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
- * gravity_first_step). */
+ * gravity_first_step). Imposed motion along local axes (law tester) is
+ * applied by local6.c, called only for particles flagged PF_LOCAL6. */
 #include "integrate/integrate.h"
+#include "integrate/local6.h"
 #include "shape/shape.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
@@ -118,6 +120,8 @@ int grit_leapfrog(grit_scene *s)
             if (isfinite(ek)) ekin += ek;
         }
         vw.v = v3_madd(vw.v, dt, a);
+        if (!asph) vw.w = v3_madd(vw.w, dt, al);
+        if (fl & PF_LOCAL6) grit_local6_velocity(s, i, &vw);
         grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
         b->pr[i].pos = pos;
         if (asph) {
@@ -133,7 +137,6 @@ int grit_leapfrog(grit_scene *s)
             b->vw[i].v = vw.v;
             aspherical_rotate(s, i, M, dt);
         } else {
-            vw.w = v3_madd(vw.w, dt, al);
             double wn = v3_norm(vw.w);
             if (wn > 0) b->ori[i] = q_normalized(q_mul(q_axis_angle(v3_scale(vw.w, 1.0 / wn), wn * dt), b->ori[i]));
             b->vw[i] = vw;
@@ -143,6 +146,7 @@ int grit_leapfrog(grit_scene *s)
         bool grav = has_g && !(fl & PF_NO_GRAVITY);
         b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
         b->ft[i].t = v3_zero();
+        if (fl & PF_LOCAL6) grit_local6_force(s, i);
         double d2 = v3_norm2(v3_sub(pos, b->refpos[i]));
         if (d2 > maxd2) maxd2 = d2;
         check += pos.x + pos.y + pos.z;
