@@ -306,12 +306,27 @@ static int clear_impositions(grit_tester *t)
     return GRIT_OK;
 }
 
-/* Spec 10.2 step 6: the end of a stage. */
-static int end_stage(grit_tester *t)
+/* Install the current impositions on both particles with the current frame
+ * (creating them if someone removed them). */
+static int install(grit_tester *t)
+{
+    const grit_tester_state *st = &t->st;
+    const grit_mat3 axes = {{st->axes[0], st->axes[1], st->axes[2]}};
+    for (int p = 0; p < 2; p++) {
+        int rc = grit_impose_local(t->s, t->ids[p], &axes, t->value[p], t->what[p]);
+        if (rc) return rc;
+    }
+    return GRIT_OK;
+}
+
+/* Spec 10.2 step 6: the end of a stage. The next stage is entered at once,
+ * so that its impositions drive the very next step (Woo installs them one
+ * call later, so the old stage's motion goes on for one step after its
+ * condition held; see docs/law-tester.md). */
+static int end_stage(grit_tester *t, int ia, int ib)
 {
     grit_scene *s = t->s;
     grit_tester_stage *sg = &t->stages[t->st.stage];
-    t->stage_t0 = -1;
     for (int e = 0; e < GRIT_E_COUNT; e++)
         if (sg->reset_energy & (1u << e)) s->energy[e] = 0.0;
     if (sg->done_fn && sg->done_fn(s, t, t->st.stage, sg->done_data) < 0) {
@@ -320,7 +335,29 @@ static int end_stage(grit_tester *t)
     }
     t->st.stage++;
     if (t->st.stage == t->n_stages) return clear_impositions(t);
-    return GRIT_OK;
+    bool contact = t->st.has_contact;
+    int rc = enter_stage(t, ia, ib);
+    if (rc) return rc;
+    t->st.has_contact = t->st.had_contact = contact;
+    return install(t);
+}
+
+/* Does the current stage end now? 1 yes, 0 no, < 0 error. */
+static int stage_ends(grit_tester *t)
+{
+    grit_scene *s = t->s;
+    const grit_tester_state *st = &t->st;
+    const grit_tester_stage *sg = &t->stages[st->stage];
+    if (st->stage_step % sg->until_every != 0) return 0;
+    if (sg->until.quantity != GRIT_TQ_NONE && grit_tester_cond_eval(s, st, &sg->until)) return 1;
+    if (!sg->until_fn) return 0;
+    s->err[0] = '\0';
+    int r = sg->until_fn(s, t, st, sg->until_data);
+    if (r < 0) {
+        if (!s->err[0]) grit_fail(s, GRIT_ESTATE, "tester stage %d: its until callback failed", st->stage);
+        return GRIT_ESTATE;
+    }
+    return r > 0;
 }
 
 /* Everything the tester does after one scene step. */
@@ -333,40 +370,31 @@ static int tester_update(grit_tester *t)
     const int k = find_contact(s, ia, ib);
     int rc = tester_frame(t, k, ia, ib);
     if (rc) return rc;
-    const grit_tester_stage *sg = &t->stages[st->stage];
-    if (t->stage_t0 < 0) {
+    if (t->stage_t0 < 0) { /* the first call: the first stage begins */
         rc = enter_stage(t, ia, ib);
         if (rc) return rc;
     } else {
         st->stage_step++;
         st->stage_time = s->time - t->stage_t0;
+        const grit_tester_stage *sg = &t->stages[st->stage];
         for (int j = 0; j < 6; j++)
             if (sg->whats[j] == 'i') t->what[0][j] = t->what[1][j] = GRIT_IMPOSE_FREE;
     }
-    /* (re)install with the current frame: the frame follows the contact */
-    const grit_mat3 axes = {{st->axes[0], st->axes[1], st->axes[2]}};
-    for (int p = 0; p < 2; p++) {
-        rc = grit_impose_local(s, t->ids[p], &axes, t->value[p], t->what[p]);
-        if (rc) return rc;
-    }
+    rc = install(t); /* the frame follows the contact */
+    if (rc) return rc;
     st->dist = v3_norm(v3_sub(s->b.pr[ib].pos, s->b.pr[ia].pos));
     record(t, k);
     if (t->def.record_every > 0 && s->step % t->def.record_every == 0) {
         rc = grit_tester_record_row(t);
         if (rc) return rc;
     }
-    if (st->stage_step % sg->until_every != 0) return GRIT_OK;
-    bool end = sg->until.quantity != GRIT_TQ_NONE && grit_tester_cond_eval(s, st, &sg->until);
-    if (!end && sg->until_fn) {
-        s->err[0] = '\0';
-        int r = sg->until_fn(s, t, st, sg->until_data);
-        if (r < 0) {
-            if (!s->err[0]) grit_fail(s, GRIT_ESTATE, "tester stage %d: its until callback failed", st->stage);
-            return GRIT_ESTATE;
-        }
-        end = r > 0;
+    /* a stage entered here whose condition already holds ends at once */
+    while (!grit_tester_done(t) && (rc = stage_ends(t)) != 0) {
+        if (rc < 0) return rc;
+        rc = end_stage(t, ia, ib);
+        if (rc) return rc;
     }
-    return end ? end_stage(t) : GRIT_OK;
+    return GRIT_OK;
 }
 
 int grit_tester_step(grit_tester *t, long n)
