@@ -11,6 +11,14 @@ static _Thread_local char create_err[512];
 const char *grit_create_error(void) { return create_err; }
 const char *grit_last_error(const grit_scene *s) { return s ? s->err : create_err; }
 
+void grit_set_create_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(create_err, sizeof create_err, fmt, ap);
+    va_end(ap);
+}
+
 int grit_fail(grit_scene *s, int code, const char *fmt, ...)
 {
     va_list ap;
@@ -67,6 +75,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
+    free(s->local6);
     free(s);
 }
 

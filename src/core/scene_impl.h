@@ -47,6 +47,7 @@ enum {
     PF_NO_DAMPING = 1u << 10,
     PF_NO_ENERGY = 1u << 11,
     PF_MOVES_SHAPE = 1u << 12, /* shape data follows the node (facet vertices) */
+    PF_LOCAL6 = 1u << 13,      /* has an entry in scene->local6 (integrate/local6.h) */
 };
 
 typedef struct grit_wall_data {
@@ -138,6 +139,12 @@ typedef struct grit_pair_override {
 } grit_pair_override;
 
 /* ------------------------------------------------------------------ scene */
+/* SAVE AND RESTART: src/io/restart.c writes every field below that a later
+ * step depends on (docs/restart.md). A field, array, shape data or law state
+ * added here must be added to the saver and the loader there too (a new
+ * tagged section or array record), or a restarted run silently diverges;
+ * test_restart compares a restarted run with an uninterrupted one bit for
+ * bit. */
 struct grit_scene {
     grit_scene_def def;
     grit_bodies b;
@@ -177,12 +184,18 @@ struct grit_scene {
     long last_sort_step;
     double max_disp2; /* max squared displacement since rebuild (from integrator) */
 
+    /* local-axes impositions (law tester), by particle id */
+    struct grit_local6 *local6;
+    int n_local6, cap_local6;
+
     grit_stats stats;
     char err[512];
 };
 
 /* errors: format into s->err, return code */
 int grit_fail(grit_scene *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* the message returned by grit_create_error() (for functions that make a scene) */
+void grit_set_create_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static inline int grit_idx(const grit_scene *s, int id)
 {
