@@ -30,7 +30,11 @@ typedef struct grit_broadphase {
     int cand_cap;
     int32_t *old_start, *old_list;
     int old_cap, old_list_cap;
-    grit_contacts next;
+    /* the new candidate list: pairs and the old contact each keeps (-1: none) */
+    grit_pair *npair, *spair;
+    int32_t *nsrc, *perm;
+    uint8_t *done;
+    int nn, ncap, perm_cap;
     grit_vec3 origin;
     double h, inv_h;
     int dim[3];
@@ -50,7 +54,11 @@ void grit_broadphase_destroy(grit_broadphase *bp)
     free(bp->cand);
     free(bp->old_start);
     free(bp->old_list);
-    grit_contacts_free(&bp->next);
+    free(bp->npair);
+    free(bp->spair);
+    free(bp->nsrc);
+    free(bp->perm);
+    free(bp->done);
     free(bp);
 }
 
@@ -339,25 +347,25 @@ static int index_old_contacts(grit_scene *s)
     return 0;
 }
 
-static int push_contact(grit_contacts *N, int cap_hint)
+static int push_pair(grit_broadphase *bp)
 {
-    if (N->n == N->cap && grit_contacts_reserve(N, N->cap ? 2 * N->cap : (cap_hint > 64 ? cap_hint : 64)))
-        return -1;
-    return N->n++;
+    if (bp->nn == bp->ncap) {
+        int c = bp->ncap ? bp->ncap + bp->ncap / 2 : 1024;
+        if (grit_grow((void **)&bp->npair, sizeof *bp->npair, c) || grit_grow((void **)&bp->nsrc, sizeof *bp->nsrc, c))
+            return -1;
+        bp->ncap = c;
+    }
+    return bp->nn++;
 }
 
-/* Build the new candidate list into bp->next, keeping real contacts. */
+/* The new candidate list (pairs, and for each the old contact whose state it
+ * keeps, or -1) into bp->npair, bp->nsrc. Real contacts are always kept. */
 static int build_pairs(grit_scene *s)
 {
     grit_broadphase *bp = s->bp;
-    grit_contacts *N = &bp->next;
     const grit_contacts *C = &s->c;
     int n = s->b.n;
-    if (N->ext_n != C->ext_n) { /* the law's per-contact state changed size */
-        grit_contacts_free(N);
-        N->ext_n = C->ext_n;
-    }
-    N->n = 0;
+    bp->nn = 0;
     if (index_old_contacts(s)) return -1;
     for (int i = 0; i < n; i++) {
         int nc = partners(s, i);
@@ -377,18 +385,19 @@ static int build_pairs(grit_scene *s)
         if (oe > os) sort_small(bp->cand, nc);
         for (int t = 0; t < nc; t++) {
             int j = bp->cand[t];
-            int k = push_contact(N, 4 * n);
+            int k = push_pair(bp);
             if (k < 0) return -1;
             int old = -1;
             for (int q = os; q < oe && old < 0; q++) {
                 const grit_pair *op = &C->pair[bp->old_list[q]];
                 if (op->a == j || op->b == j) old = bp->old_list[q];
             }
+            bp->nsrc[k] = old;
             if (old >= 0) {
-                grit_contacts_copy(N, k, C, old);
+                bp->npair[k] = C->pair[old];
             } else {
                 grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
-                grit_pair *p = &N->pair[k];
+                grit_pair *p = &bp->npair[k];
                 memset(p, 0, sizeof *p);
                 p->a = e.swap ? j : i;
                 p->b = e.swap ? i : j;
@@ -399,18 +408,99 @@ static int build_pairs(grit_scene *s)
     return 0;
 }
 
-/* Stable partition of bp->next by kind into s->c. */
-static int partition_by_kind(grit_scene *s)
+/* X[k] <- X[perm[k]] for a permutation of [0, m), in place by cycles: the
+ * contact state is never held twice, which keeps peak memory down. */
+static void permute_in_place(void *base, size_t elem, const int32_t *perm, int m, uint8_t *done, void *tmp)
+{
+    char *x = base;
+    if (m <= 0) return;
+    memset(done, 0, (size_t)m);
+    for (int k = 0; k < m; k++) {
+        if (done[k]) continue;
+        done[k] = 1;
+        if (perm[k] == k) continue;
+        memcpy(tmp, x + (size_t)k * elem, elem);
+        int j = k;
+        for (;;) {
+            int src = perm[j];
+            if (src == k) {
+                memcpy(x + (size_t)j * elem, tmp, elem);
+                break;
+            }
+            memcpy(x + (size_t)j * elem, x + (size_t)src * elem, elem);
+            done[src] = 1;
+            j = src;
+        }
+    }
+}
+
+/* Split the new list: pairs that keep a real contact's state go to the
+ * contact list (by kind, stable; their state moved in place), the others to
+ * the potential list (by kind, stable). */
+static int install_pairs(grit_scene *s)
 {
     grit_broadphase *bp = s->bp;
-    grit_contacts *N = &bp->next, *C = &s->c;
-    if (grit_contacts_reserve(C, N->n)) return -1;
-    int count[GRIT_CG2_KIND_COUNT + 1] = {0};
-    for (int k = 0; k < N->n; k++) count[N->pair[k].kind + 1]++;
-    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) count[q + 1] += count[q];
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) C->kind_start[q] = count[q];
-    for (int k = 0; k < N->n; k++) grit_contacts_copy(C, count[N->pair[k].kind]++, N, k);
-    C->n = N->n;
+    grit_contacts *C = &s->c;
+    const int nn = bp->nn, m = C->n;
+    if (reserve_i32(&bp->perm, &bp->perm_cap, m) || grit_grow((void **)&bp->done, 1, m > 0 ? m : 1) ||
+        grit_grow((void **)&bp->spair, sizeof *bp->spair, nn > 0 ? nn : 1))
+        return -1;
+    int creal[GRIT_CG2_KIND_COUNT + 1] = {0}, cpot[GRIT_CG2_KIND_COUNT + 1] = {0};
+    for (int k = 0; k < nn; k++) {
+        if (bp->nsrc[k] >= 0) creal[bp->npair[k].kind + 1]++;
+        else cpot[bp->npair[k].kind + 1]++;
+    }
+    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) {
+        creal[q + 1] += creal[q];
+        cpot[q + 1] += cpot[q];
+    }
+    const int nreal = creal[GRIT_CG2_KIND_COUNT], npot = cpot[GRIT_CG2_KIND_COUNT];
+    /* room for every potential pair to become a contact: untouched pages of
+     * a large allocation cost no memory, and promotion never reallocates */
+    if (nreal + npot > C->cap) {
+        int c = nreal + npot;
+        if (grit_contacts_reserve(C, c + c / 8 + 64)) return -1;
+    }
+    if (npot > C->cap_pot) {
+        int c = npot + npot / 4 + 64;
+        if (grit_grow((void **)&C->pot, sizeof *C->pot, c)) return -1;
+        C->cap_pot = c;
+    }
+    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
+        C->kind_start[q] = creal[q];
+        C->pot_start[q] = cpot[q];
+    }
+    /* the contact list: new position -> old slot, completed to a permutation */
+    uint8_t *used = bp->done;
+    if (m > 0) memset(used, 0, (size_t)m);
+    for (int k = 0; k < nn; k++) {
+        if (bp->nsrc[k] < 0) {
+            C->pot[cpot[bp->npair[k].kind]++] = bp->npair[k];
+            continue;
+        }
+        int pos = creal[bp->npair[k].kind]++;
+        bp->spair[pos] = bp->npair[k];
+        bp->perm[pos] = bp->nsrc[k];
+        used[bp->nsrc[k]] = 1;
+    }
+    int freeslot = 0;
+    for (int k = nreal; k < m; k++) {
+        while (used[freeslot]) freeslot++;
+        bp->perm[k] = freeslot++;
+    }
+    size_t emax = sizeof(grit_l6geom);
+    if ((size_t)C->ext_n * sizeof(double) > emax) emax = (size_t)C->ext_n * sizeof(double);
+    void *tmp = malloc(emax);
+    if (!tmp) return -1;
+    permute_in_place(C->geom, sizeof *C->geom, bp->perm, m, bp->done, tmp);
+    permute_in_place(C->phys, sizeof *C->phys, bp->perm, m, bp->done, tmp);
+    permute_in_place(C->cold, sizeof *C->cold, bp->perm, m, bp->done, tmp);
+    if (C->ext_n > 0) permute_in_place(C->ext, sizeof(double) * (size_t)C->ext_n, bp->perm, m, bp->done, tmp);
+    free(tmp);
+    if (nreal > 0) memcpy(C->pair, bp->spair, sizeof *C->pair * (size_t)nreal);
+    C->n = nreal;
+    C->n_pot = npot;
+    C->n_promoted = 0;
     return 0;
 }
 
@@ -426,7 +516,7 @@ int grit_broadphase_rebuild(grit_scene *s)
         s->stats.sorts++;
         choose_grid(s); /* recompute the special flags in the new order */
     }
-    if (bin_boxes(s) || build_pairs(s) || partition_by_kind(s))
+    if (bin_boxes(s) || build_pairs(s) || install_pairs(s))
         return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
     s->max_disp2 = 0;
@@ -449,6 +539,11 @@ bool grit_broadphase_box_escaped(const grit_scene *s, int i)
 int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
-    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv) return grit_broadphase_rebuild(s);
+    /* many contacts created since the last rebuild sit outside the blocks by
+     * kind, on the slow path: rebuild to put them in place */
+    const grit_contacts *C = &s->c;
+    int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
+    bool reblock = fresh > 64 && fresh > C->n / 8;
+    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock) return grit_broadphase_rebuild(s);
     return GRIT_OK;
 }

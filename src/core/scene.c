@@ -165,6 +165,7 @@ void grit_contacts_free(grit_contacts *c)
     free(c->phys);
     free(c->cold);
     free(c->ext);
+    free(c->pot);
     memset(c, 0, sizeof *c);
 }
 
@@ -182,7 +183,7 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
 void grit_get_stats(const grit_scene *s, grit_stats *out)
 {
     *out = s->stats;
-    out->potential_pairs = s->c.n;
+    out->potential_pairs = s->c.n + s->c.n_pot - s->c.n_promoted;
     out->real_contacts = s->c.n_real;
     out->verlet_dist = s->verlet_dist;
 }

@@ -80,7 +80,8 @@ typedef struct grit_bodies {
 
 /* ----------------------------------------------------------------- contacts */
 enum {
-    CF_REAL = 1u << 0, /* has geometry and physics */
+    CF_REAL = 1u << 0,     /* has geometry and physics */
+    CF_PROMOTED = 1u << 1, /* (potential list) moved to the contact list */
 };
 
 typedef struct grit_pair {
@@ -124,8 +125,16 @@ typedef struct grit_contacts {
      * laws that need none); copied with the contact at rebuilds */
     double *ext;
     int ext_n;
-    int kind_start[17]; /* block boundaries by kind (filled by the broad phase) */
-    int n_real;         /* counted by the contact loop */
+    /* blocks by kind: [kind_start[k], kind_start[k+1]); contacts created
+     * since the last rebuild follow in [kind_start[KIND_COUNT], n) */
+    int kind_start[17];
+    int n_real; /* counted by the contact loop */
+    /* candidate pairs whose shapes have not touched since the last rebuild:
+     * no state; blocks by kind as above; a pair that touches is appended to
+     * the contact list and flagged CF_PROMOTED here */
+    grit_pair *pot;
+    int n_pot, cap_pot, n_promoted;
+    int pot_start[17];
 } grit_contacts;
 
 /* --------------------------------------------------------------- materials */
