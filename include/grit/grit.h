@@ -7,5 +7,6 @@
 #include "grit/math.h"
 #include "grit/params.h"
 #include "grit/scene.h"
+#include "grit/shapes.h"
 
 #endif

@@ -7,10 +7,8 @@
  * bookkeeping. */
 #include "contact/contact_loop.h"
 
-#include "cg2/facet_sphere.h"
+#include "cg2/all.h"
 #include "cg2/l6geom.h"
-#include "cg2/sphere_sphere.h"
-#include "cg2/wall_sphere.h"
 #include "cp2/cp2.h"
 #include "law2/idealelpl.h"
 #include "law2/linel6.h"
@@ -90,6 +88,19 @@ int grit_contact_loop(grit_scene *s)
         case GRIT_CG2_SPHERE_SPHERE: n_real += BY_LAW(cg2_sphere_sphere); break;
         case GRIT_CG2_FACET_SPHERE: n_real += BY_LAW(cg2_facet_sphere); break;
         case GRIT_CG2_WALL_SPHERE: n_real += BY_LAW(cg2_wall_sphere); break;
+        case GRIT_CG2_INFCYLINDER_SPHERE: n_real += BY_LAW(cg2_infcylinder_sphere); break;
+        case GRIT_CG2_ELLIPSOID_ELLIPSOID: n_real += BY_LAW(cg2_ellipsoid_ellipsoid); break;
+        case GRIT_CG2_SPHERE_ELLIPSOID: n_real += BY_LAW(cg2_sphere_ellipsoid); break;
+        case GRIT_CG2_WALL_ELLIPSOID: n_real += BY_LAW(cg2_wall_ellipsoid); break;
+        case GRIT_CG2_WALL_FACET: n_real += BY_LAW(cg2_wall_facet); break;
+        case GRIT_CG2_ROD_SPHERE: n_real += BY_LAW(cg2_rod_sphere); break;
+        case GRIT_CG2_WALL_CAPSULE: n_real += BY_LAW(cg2_wall_capsule); break;
+        case GRIT_CG2_CAPSULE_CAPSULE: n_real += BY_LAW(cg2_capsule_capsule); break;
+        case GRIT_CG2_INFCYLINDER_CAPSULE: n_real += BY_LAW(cg2_infcylinder_capsule); break;
+        case GRIT_CG2_FACET_CAPSULE: n_real += BY_LAW(cg2_facet_capsule); break;
+        case GRIT_CG2_SPHERE_CAPSULE: n_real += BY_LAW(cg2_sphere_capsule); break;
+        case GRIT_CG2_FACET_FACET: n_real += BY_LAW(cg2_facet_facet); break;
+        case GRIT_CG2_FACET_INFCYLINDER: n_real += BY_LAW(cg2_facet_infcylinder); break;
         default: break;
         }
     }

@@ -57,6 +57,24 @@ typedef struct grit_facet_data {
     double half_thick;
 } grit_facet_data;
 
+/* Data of the shapes of include/grit/shapes.h (radii live in posr.r). */
+typedef struct grit_capsule_data {
+    double shaft; /* length of the segment along local x */
+} grit_capsule_data;
+
+typedef struct grit_ellipsoid_data {
+    grit_vec3 semi; /* semi-axes along local x, y, z */
+} grit_ellipsoid_data;
+
+typedef struct grit_infcyl_data {
+    int axis;
+} grit_infcyl_data;
+
+typedef struct grit_rod_data {
+    grit_vec3 p[2];    /* end points, global */
+    grit_vec3 ploc[2]; /* end points relative to the node, body axes */
+} grit_rod_data;
+
 typedef struct grit_bodies {
     int n, cap;
     grit_posr *pr;
@@ -120,7 +138,7 @@ typedef struct grit_contacts {
      * laws that need none); copied with the contact at rebuilds */
     double *ext;
     int ext_n;
-    int kind_start[17]; /* block boundaries by kind (filled by the broad phase) */
+    int kind_start[33]; /* block boundaries by kind, at most 32 kinds (filled by the broad phase) */
     int n_real;         /* counted by the contact loop */
 } grit_contacts;
 
@@ -147,6 +165,14 @@ struct grit_scene {
     int n_walls, cap_walls;
     grit_facet_data *facets;
     int n_facets, cap_facets;
+    grit_capsule_data *capsules;
+    int n_capsules, cap_capsules;
+    grit_ellipsoid_data *ellipsoids;
+    int n_ellipsoids, cap_ellipsoids;
+    grit_infcyl_data *infcyls;
+    int n_infcyls, cap_infcyls;
+    grit_rod_data *rods;
+    int n_rods, cap_rods;
 
     grit_material *mats;
     int n_mats, cap_mats;
