@@ -17,6 +17,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
         int cap = s->id_cap ? 2 * s->id_cap : 64;
         if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, cap))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding particle %d", id);
+        for (int k = s->id_cap; k < cap; k++) s->id2idx[k] = -1; /* ids not given yet */
         s->id_cap = cap;
     }
     int i = b->n++;
