@@ -8,5 +8,6 @@
 #include "grit/params.h"
 #include "grit/scene.h"
 #include "grit/tester.h"
+#include "grit/shapes.h"
 
 #endif

@@ -113,6 +113,10 @@ typedef enum grit_shape_type {
     GRIT_SHAPE_SPHERE = 0,
     GRIT_SHAPE_WALL,
     GRIT_SHAPE_FACET,
+    GRIT_SHAPE_INFCYLINDER, /* include/grit/shapes.h */
+    GRIT_SHAPE_CAPSULE,
+    GRIT_SHAPE_ELLIPSOID,
+    GRIT_SHAPE_ROD,
     GRIT_SHAPE_COUNT
 } grit_shape_type;
 

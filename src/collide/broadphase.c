@@ -35,6 +35,12 @@ typedef struct grit_broadphase {
     int32_t *nsrc, *perm;
     uint8_t *done;
     int nn, ncap, perm_cap;
+    /* rotation-sensitive particles: index, rot_radius, orientation at the
+     * last rebuild (spec 9.1) */
+    int32_t *rot;
+    double *rot_r;
+    grit_quat *rot_q0;
+    int n_rot, rot_cap;
     grit_vec3 origin;
     double h, inv_h;
     int dim[3];
@@ -59,6 +65,9 @@ void grit_broadphase_destroy(grit_broadphase *bp)
     free(bp->nsrc);
     free(bp->perm);
     free(bp->done);
+    free(bp->rot);
+    free(bp->rot_r);
+    free(bp->rot_q0);
     free(bp);
 }
 
@@ -72,7 +81,7 @@ double grit_verlet_dist(grit_scene *s)
     }
     double rmin = INFINITY;
     for (int i = 0; i < s->b.n; i++) {
-        double r = grit_shape_classes[s->b.shape[i]]->pwave_radius(s, i);
+        double r = grit_shape_classes[s->b.shape[i]]->equiv_radius(s, i);
         if (r > 0 && r < rmin) rmin = r;
     }
     s->verlet_dist = isfinite(rmin) ? -vd * rmin : 0.0;
@@ -504,6 +513,46 @@ static int install_pairs(grit_scene *s)
     return 0;
 }
 
+/* Remember the orientation of every particle whose box depends on it:
+ * capsules and ellipsoids, and facets or rods that move. */
+static int record_rotations(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    bp->n_rot = 0;
+    for (int i = 0; i < s->b.n; i++) {
+        const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];
+        if (!sc->rot_radius || (sc->follow_node && !(s->b.flags[i] & PF_MOVES_SHAPE))) continue;
+        if (bp->n_rot == bp->rot_cap) {
+            int c = bp->rot_cap ? 2 * bp->rot_cap : 64;
+            if (grit_grow((void **)&bp->rot, sizeof *bp->rot, c) || grit_grow((void **)&bp->rot_r, sizeof *bp->rot_r, c) ||
+                grit_grow((void **)&bp->rot_q0, sizeof *bp->rot_q0, c))
+                return -1;
+            bp->rot_cap = c;
+        }
+        bp->rot[bp->n_rot] = i;
+        bp->rot_r[bp->n_rot] = sc->rot_radius(s, i);
+        bp->rot_q0[bp->n_rot++] = s->b.ori[i];
+    }
+    return 0;
+}
+
+/* Has a rotation-sensitive particle's surface possibly moved by more than
+ * dv? A point at distance rho from the node moves by at most |dx| + rho
+ * theta (theta: rotation angle since the rebuild). Stricter than Woo's
+ * |dx|^2 + (e theta)^2 with e the half box edge, which can miss (a rotated
+ * capsule's half box edge is less than its half length). */
+static bool rotation_stale(const grit_scene *s, double dv)
+{
+    const grit_broadphase *bp = s->bp;
+    for (int k = 0; k < bp->n_rot; k++) {
+        int i = bp->rot[k];
+        grit_quat d = q_mul(s->b.ori[i], q_conj(bp->rot_q0[k]));
+        double th = 2.0 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w)); /* accurate when small */
+        if (v3_norm(v3_sub(s->b.pr[i].pos, s->b.refpos[i])) + bp->rot_r[k] * th > dv) return true;
+    }
+    return false;
+}
+
 int grit_broadphase_rebuild(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
@@ -516,7 +565,7 @@ int grit_broadphase_rebuild(grit_scene *s)
         s->stats.sorts++;
         choose_grid(s); /* recompute the special flags in the new order */
     }
-    if (bin_boxes(s) || build_pairs(s) || install_pairs(s))
+    if (bin_boxes(s) || build_pairs(s) || install_pairs(s) || record_rotations(s))
         return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
     s->max_disp2 = 0;
@@ -544,6 +593,7 @@ int grit_collide(grit_scene *s)
     const grit_contacts *C = &s->c;
     int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
     bool reblock = fresh > 64 && fresh > C->n / 8;
-    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock) return grit_broadphase_rebuild(s);
+    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock ||
+        rotation_stale(s, dv)) return grit_broadphase_rebuild(s);
     return GRIT_OK;
 }

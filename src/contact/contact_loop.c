@@ -7,13 +7,10 @@
  * bookkeeping. */
 #include "contact/contact_loop.h"
 
-#include "core/storage.h"
-
-#include "cg2/facet_sphere.h"
-#include "cg2/sphere_sphere.h"
-#include "cg2/wall_sphere.h"
+#include "cg2/all.h"
 #include "contact/contact_block.h"
 #include "contact/ss_idealelpl_simd.h"
+#include "core/storage.h"
 #include "law2/idealelpl.h"
 #include "law2/linel6.h"
 
@@ -33,6 +30,19 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
         return BY_LAW(cg2_sphere_sphere);
     case GRIT_CG2_FACET_SPHERE: return BY_LAW(cg2_facet_sphere);
     case GRIT_CG2_WALL_SPHERE: return BY_LAW(cg2_wall_sphere);
+    case GRIT_CG2_INFCYLINDER_SPHERE: return BY_LAW(cg2_infcylinder_sphere);
+    case GRIT_CG2_ELLIPSOID_ELLIPSOID: return BY_LAW(cg2_ellipsoid_ellipsoid);
+    case GRIT_CG2_SPHERE_ELLIPSOID: return BY_LAW(cg2_sphere_ellipsoid);
+    case GRIT_CG2_WALL_ELLIPSOID: return BY_LAW(cg2_wall_ellipsoid);
+    case GRIT_CG2_WALL_FACET: return BY_LAW(cg2_wall_facet);
+    case GRIT_CG2_ROD_SPHERE: return BY_LAW(cg2_rod_sphere);
+    case GRIT_CG2_WALL_CAPSULE: return BY_LAW(cg2_wall_capsule);
+    case GRIT_CG2_CAPSULE_CAPSULE: return BY_LAW(cg2_capsule_capsule);
+    case GRIT_CG2_INFCYLINDER_CAPSULE: return BY_LAW(cg2_infcylinder_capsule);
+    case GRIT_CG2_FACET_CAPSULE: return BY_LAW(cg2_facet_capsule);
+    case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
+    case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
+    case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
     default: return 0;
     }
 }

@@ -72,6 +72,10 @@ void grit_scene_destroy(grit_scene *s)
     free(s->id2idx);
     free(s->walls);
     free(s->facets);
+    free(s->capsules);
+    free(s->ellipsoids);
+    free(s->infcyls);
+    free(s->rods);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);

@@ -61,6 +61,24 @@ typedef struct grit_facet_data {
     double half_thick;
 } grit_facet_data;
 
+/* Data of the shapes of include/grit/shapes.h (radii live in posr.r). */
+typedef struct grit_capsule_data {
+    double shaft; /* length of the segment along local x */
+} grit_capsule_data;
+
+typedef struct grit_ellipsoid_data {
+    grit_vec3 semi; /* semi-axes along local x, y, z */
+} grit_ellipsoid_data;
+
+typedef struct grit_infcyl_data {
+    int axis;
+} grit_infcyl_data;
+
+typedef struct grit_rod_data {
+    grit_vec3 p[2];    /* end points, global */
+    grit_vec3 ploc[2]; /* end points relative to the node, body axes */
+} grit_rod_data;
+
 typedef struct grit_bodies {
     int n, cap;
     grit_posr *pr;
@@ -127,14 +145,14 @@ typedef struct grit_contacts {
     int ext_n;
     /* blocks by kind: [kind_start[k], kind_start[k+1]); contacts created
      * since the last rebuild follow in [kind_start[KIND_COUNT], n) */
-    int kind_start[17];
+    int kind_start[33]; /* at most 32 kinds */
     int n_real; /* counted by the contact loop */
     /* candidate pairs whose shapes have not touched since the last rebuild:
      * no state; blocks by kind as above; a pair that touches is appended to
      * the contact list and flagged CF_PROMOTED here */
     grit_pair *pot;
     int n_pot, cap_pot, n_promoted;
-    int pot_start[17];
+    int pot_start[33];
 } grit_contacts;
 
 /* --------------------------------------------------------------- materials */
@@ -166,6 +184,14 @@ struct grit_scene {
     int n_walls, cap_walls;
     grit_facet_data *facets;
     int n_facets, cap_facets;
+    grit_capsule_data *capsules;
+    int n_capsules, cap_capsules;
+    grit_ellipsoid_data *ellipsoids;
+    int n_ellipsoids, cap_ellipsoids;
+    grit_infcyl_data *infcyls;
+    int n_infcyls, cap_infcyls;
+    grit_rod_data *rods;
+    int n_rods, cap_rods;
 
     grit_material *mats;
     int n_mats, cap_mats;

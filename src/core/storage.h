@@ -14,4 +14,11 @@ void grit_contacts_free(grit_contacts *c);
 /* dst[i] = src[j], all arrays */
 void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int j);
 
+/* Append a particle slot of `shape` with data index sidx; fills the common
+ * fields (infinite mass, identity orientation, no flags). Returns the
+ * internal index or a negative status (nothing changed). */
+int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask);
+/* 0 if material `mat` exists, else GRIT_EINVAL with a message naming `what`. */
+int grit_check_material(grit_scene *s, const char *what, int mat);
+
 #endif
