@@ -12,12 +12,14 @@
 #include "cg2/sphere_sphere.h"
 #include "cg2/wall_sphere.h"
 #include "cp2/cp2.h"
+#include "core/storage.h"
 #include "law2/idealelpl.h"
+#include "law2/kuhn.h"
 #include "law2/linel6.h"
 
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
-                       grit_law_energy *);
+                       grit_law_energy *, const grit_cg2_out *, double *);
 
 static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo, int hi, cg2_fn cg2, law_fn law,
                                                            const bool track, const bool torque,
@@ -49,7 +51,8 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
         } else {
             l6geom_update(g, &o, L.dt, renorm, zero);
         }
-        if (!law(&L, g, p, cold, !real, track, E)) {
+        double *ext = C->ext_n ? C->ext + (size_t)k * (size_t)C->ext_n : NULL;
+        if (!law(&L, g, p, cold, !real, track, E, &o, ext)) {
             pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
             continue;
         }
@@ -75,7 +78,19 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
 
 #define RUN(CG2, LAW, TORQUE) \
     (track ? run_block(s, lo, hi, CG2, LAW, true, TORQUE, &E) : run_block(s, lo, hi, CG2, LAW, false, TORQUE, &E))
-#define BY_LAW(CG2) (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true) : RUN(CG2, law_idealelpl, false))
+#define BY_LAW(CG2)                                                                                                \
+    (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true)                                                           \
+                            : (law == GRIT_LAW_KUHN ? RUN(CG2, law_kuhn, false) : RUN(CG2, law_idealelpl, false)))
+
+int grit_law_ext_n(int law) { return law == GRIT_LAW_KUHN ? GRIT_KUHN_EXT_N : 0; }
+
+int grit_contact_prepare(grit_scene *s)
+{
+    int n = grit_law_ext_n(s->def.law);
+    if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
+        return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of law %d", s->def.law);
+    return GRIT_OK;
+}
 
 int grit_contact_loop(grit_scene *s)
 {
