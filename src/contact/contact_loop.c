@@ -12,11 +12,24 @@
 #include "contact/ss_idealelpl_simd.h"
 #include "core/storage.h"
 #include "law2/idealelpl.h"
+#include "law2/kuhn.h"
 #include "law2/linel6.h"
 
 #define RUN(CG2, LAW, TORQUE) \
     (track ? run_block(s, lo, hi, CG2, LAW, true, TORQUE, E) : run_block(s, lo, hi, CG2, LAW, false, TORQUE, E))
-#define BY_LAW(CG2) (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true) : RUN(CG2, law_idealelpl, false))
+#define BY_LAW(CG2)                                                                                                \
+    (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true)                                                           \
+                            : (law == GRIT_LAW_KUHN ? RUN(CG2, law_kuhn, false) : RUN(CG2, law_idealelpl, false)))
+
+int grit_law_ext_n(int law) { return law == GRIT_LAW_KUHN ? GRIT_KUHN_EXT_N : 0; }
+
+int grit_contact_prepare(grit_scene *s)
+{
+    int n = grit_law_ext_n(s->def.law);
+    if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
+        return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of law %d", s->def.law);
+    return GRIT_OK;
+}
 
 /* Contacts [lo, hi) of one kind; returns how many are real afterwards. */
 static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E)

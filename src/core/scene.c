@@ -162,6 +162,20 @@ int grit_contacts_reserve(grit_contacts *c, int cap)
     return 0;
 }
 
+int grit_contacts_set_ext_n(grit_contacts *c, int n)
+{
+    double *e = NULL;
+    if (n > 0 && c->cap > 0) {
+        e = malloc(sizeof(double) * (size_t)n * (size_t)c->cap);
+        if (!e) return -1;
+        for (size_t i = 0; i < (size_t)n * (size_t)c->cap; i++) e[i] = NAN;
+    }
+    free(c->ext);
+    c->ext = e;
+    c->ext_n = n;
+    return 0;
+}
+
 void grit_contacts_free(grit_contacts *c)
 {
     free(c->pair);

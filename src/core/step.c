@@ -52,8 +52,10 @@ int grit_step(grit_scene *s, long n)
             s->energy[GRIT_E_KINETIC] = 0;
             s->energy[GRIT_E_ELAST] = 0;
         }
+        int rc = grit_contact_prepare(s);
+        if (rc) return rc;
         double t0 = now();
-        int rc = grit_leapfrog(s);
+        rc = grit_leapfrog(s);
         if (rc) return rc;
         double t1 = now();
         rc = grit_collide(s);
