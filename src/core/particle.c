@@ -19,6 +19,7 @@ static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, 
         int cap = s->id_cap ? 2 * s->id_cap : 64;
         if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, cap))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding particle %d", id);
+        for (int k = s->id_cap; k < cap; k++) s->id2idx[k] = -1; /* ids not (yet) given out */
         s->id_cap = cap;
     }
     int i = b->n++;
@@ -37,6 +38,7 @@ static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, 
     b->id[i] = id;
     b->refpos[i] = v3(NAN, NAN, NAN);
     s->need_rebuild = true;
+    s->dt_check = true;
     return i;
 }
 
