@@ -1,10 +1,10 @@
-/* A bed of 300 frictional spheres poured into a box of walls under gravity
+/* A bed of 160 frictional spheres poured into a box of walls under gravity
  * with damping: the walls (particles like any other) carry the bed's weight,
  * the energy balance holds, and tracking energy does not change the motion. */
 #include "fixture.h"
 
-#define NX 5
-#define NZ 12
+#define NX 4
+#define NZ 10
 #define N_SPHERES (NX * NX * NZ)
 
 typedef struct {
@@ -24,12 +24,12 @@ static bed make_bed(bool track_energy)
     bed b;
     b.s = fx_scene(&d);
     int m = fx_mat(b.s, 1e6, 0.2, 0.5);
-    /* open-top box 0.2 x 0.2, walls acting inwards */
+    /* open-top box 0.04 NX square, walls acting inwards */
     b.walls[0] = fx_wall(b.s, m, 2, 0.0, +1);
     b.walls[1] = fx_wall(b.s, m, 0, 0.0, +1);
-    b.walls[2] = fx_wall(b.s, m, 0, 0.2, -1);
+    b.walls[2] = fx_wall(b.s, m, 0, 0.04 * NX, -1);
     b.walls[3] = fx_wall(b.s, m, 1, 0.0, +1);
-    b.walls[4] = fx_wall(b.s, m, 1, 0.2, -1);
+    b.walls[4] = fx_wall(b.s, m, 1, 0.04 * NX, -1);
     unsigned long long st = 99;
     b.weight = 0;
     b.first_sphere = -1;
@@ -90,7 +90,7 @@ static void bed_wall_reactions_equal_weight(void)
     grit_vec3 bottom;
     grit_get_force(b.s, b.walls[0], &bottom);
     CHECK(-bottom.z > 0.8 * b.weight && -bottom.z < b.weight);
-    CHECK(grit_contact_count(b.s) > 600);
+    CHECK(grit_contact_count(b.s) > 2 * N_SPHERES);
     store_positions(&b, 0);
     grit_scene_destroy(b.s);
 }
@@ -100,9 +100,9 @@ static void bed_wall_reactions_equal_weight(void)
  * - overall 5e-3 of sum |E|: impacts are resolved in a few steps (the p-wave
  *   step allows 5), and the friction bookkeeping is first order in dt while
  *   the normal force changes (docs/linear-model.md, "energy balance");
- *   measured 3.1e-3;
+ *   measured 3.4e-3;
  * - once the bed has settled, the sum holds to 1e-5 of sum |E| while the
- *   bed still creeps (grav and plast keep changing); measured 4e-6. */
+ *   bed still creeps (grav and plast keep changing); measured 9e-7. */
 static void pile_energy_balance(void)
 {
     bed b = make_bed(true);
@@ -117,7 +117,7 @@ static void pile_energy_balance(void)
     CHECK_ABS(grit_energy_total(b.s), total_settled, 1e-5 * sum_abs);
     /* every mechanism took part */
     const double grav = grit_energy(b.s, GRIT_E_GRAV);
-    CHECK(grav < -5.0);
+    CHECK(grav < -2.0);
     CHECK(grit_energy(b.s, GRIT_E_PLAST) > 0.05 * -grav);
     CHECK(grit_energy(b.s, GRIT_E_NONVISC) > 0.5 * -grav);
     CHECK(grit_energy(b.s, GRIT_E_ELAST) > 0);
