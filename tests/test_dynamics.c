@@ -1,6 +1,7 @@
-/* Motion: settling, sliding into rolling, free fall, damping, p-wave step --
- * acceptance tests T22-T25 of the linear-model spec (section 11). T20 and
- * T21 are in test_linear_basics.c; T26 (DynDt) is not implemented in grit. */
+/* Motion: settling, sliding into rolling, free fall, damping, p-wave step,
+ * rotation -- acceptance tests T22-T25 and T30 (sphere) of the linear-model
+ * spec (section 11). T20 and T21 are in test_linear_basics.c; T26 (DynDt) is
+ * not implemented in grit. */
 #include "fixture.h"
 
 static const double G = 9.81;
@@ -180,6 +181,26 @@ static void t25_nonviscous_damping(void)
     }
 }
 
+/* T30, sphere part: the spherical integrator turns the orientation by
+ * |w| dt per step exactly (the ellipsoid part needs a shape grit lacks). */
+static void t30_sphere_rotation(void)
+{
+    grit_scene *s = fx_scene_dt(1e-3);
+    int m = fx_mat(s, 1e7, 0.2, 0.5);
+    int id = fx_sphere(s, m, v3(0, 0, 0), 0.1, v3_zero());
+    CHECK(grit_set_angvel(s, id, v3(0, 0, 1)) == GRIT_OK);
+    CHECK(grit_step(s, 1000) == GRIT_OK);
+    grit_quat q;
+    grit_get_ori(s, id, &q);
+    CHECK_ABS(q_angle(q), 1.0, 1e-12);
+    grit_vec3 ex = q_rotate(q, v3(1, 0, 0));
+    CHECK_VEC(ex, cos(1.0), sin(1.0), 0, 1e-12);
+    grit_vec3 w;
+    grit_get_angvel(s, id, &w);
+    CHECK_VEC(w, 0, 0, 1, 0);
+    grit_scene_destroy(s);
+}
+
 int main(void)
 {
     RUN(t22_settling);
@@ -187,5 +208,6 @@ int main(void)
     RUN(t24_free_fall);
     RUN(t24_pwave_step);
     RUN(t25_nonviscous_damping);
+    RUN(t30_sphere_rotation);
     TEST_MAIN_END();
 }

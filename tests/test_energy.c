@@ -86,9 +86,62 @@ static void frictional_impact_balance_is_first_order(void)
     CHECK_REL(a1.dev[0] / a2.dev[0], 2.0, 0.1);
 }
 
+/* Linear normal dashpot of a pair override (cn = 2 zeta sqrt(m kn)), normal
+ * impact of the T20 sphere at 1 m/s: the total normal force is clipped to no
+ * attraction, so the restitution lies above the unclipped linear oscillator's
+ * exp(-pi zeta / sqrt(1 - zeta^2)); the dashpot's work is booked as viscDamp
+ * and closes the balance to first order in dt (like friction). */
+static double dashpot_impact(double zeta, double dt, double *e_out, double *max_fx)
+{
+    grit_scene *s = fx_scene_dt(dt);
+    int m = fx_mat(s, 1e7, 0.2, 0.5);
+    const double mass = 4.0 / 3.0 * M_PI * 1e-3 * 1000, kn = 1e7 * M_PI * 0.1 / 2;
+    grit_pair_def p = grit_default_pair_def();
+    p.cn = 2 * zeta * sqrt(mass * kn);
+    CHECK(grit_set_pair(s, m, m, &p) == GRIT_OK);
+    fx_wall(s, m, 2, 0.0, 0);
+    int b = fx_sphere(s, m, v3(0, 0, 0.1005), 0.1, v3(0, 0, -1));
+    double e0 = NAN;
+    *max_fx = -INFINITY;
+    const long steps = lround(0.03 / dt);
+    for (long k = 0; k < steps; k++) {
+        CHECK(grit_step(s, 1) == GRIT_OK);
+        if (k == 0) e0 = grit_energy_total(s);
+        if (grit_contact_count(s) == 1) {
+            grit_contact_info c;
+            grit_contact_get(s, 0, &c);
+            CHECK(c.cn == p.cn);
+            *max_fx = fmax(*max_fx, c.force.x);
+        }
+    }
+    grit_vec3 v;
+    grit_get_vel(s, b, &v);
+    *e_out = v.z;
+    CHECK(grit_contact_count(s) == 0);
+    CHECK(grit_energy(s, GRIT_E_VISC) > 0.4 * grit_energy(s, GRIT_E_KINETIC));
+    double dev = grit_energy_total(s) - e0;
+    grit_scene_destroy(s);
+    return dev;
+}
+
+static void dashpot_impact_balance(void)
+{
+    const double zeta = 0.1, e_lin = exp(-M_PI * zeta / sqrt(1 - zeta * zeta)); /* 0.7292 */
+    double e1, e2, fx1, fx2;
+    double dev1 = dashpot_impact(zeta, 1e-5, &e1, &fx1);
+    double dev2 = dashpot_impact(zeta, 5e-6, &e2, &fx2);
+    CHECK(fx1 <= 0 && fx2 <= 0); /* never attractive */
+    CHECK(e1 > e_lin + 0.01 && e1 < e_lin + 0.03); /* measured 0.7454 */
+    CHECK_ABS(e1, e2, 2e-3);
+    const double ek0 = 0.5 * 4.0 / 3.0 * M_PI * 1e-3 * 1000; /* 2.094 J */
+    CHECK(fabs(dev1) < 5e-4 * ek0);                          /* measured 5.9e-4 J */
+    CHECK_REL(dev1 / dev2, 2.0, 0.1);
+}
+
 int main(void)
 {
     RUN(bouncing_sphere_conserves_energy);
     RUN(frictional_impact_balance_is_first_order);
+    RUN(dashpot_impact_balance);
     TEST_MAIN_END();
 }
