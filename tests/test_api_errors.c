@@ -346,12 +346,12 @@ static void step_errors(void)
     CHECK(grit_scene_set_def(s, &d) == GRIT_OK);
     CHECK(grit_step(s, 1) == GRIT_OK);
     grit_pair_def p = grit_default_pair_def();
-    p.kn = 1e12; /* m = 4.19 kg (r 0.1): sqrt(2 m / kn) = 2.9e-6 s */
+    p.kn = 1e12; /* m = 0.52 kg (r 0.05): sqrt(3 m / 8 kn) = 4.4e-7 s */
     CHECK(grit_set_pair(s, 0, 0, &p) == GRIT_OK);
     double m_small;
     grit_get_mass(s, 3, &m_small, NULL);
     char crit[64];
-    snprintf(crit, sizeof crit, "critical time step %g", sqrt(2 * m_small / 1e12));
+    snprintf(crit, sizeof crit, "critical time step %g", sqrt(3 * m_small / (8 * 1e12)));
     CHECK_FAILS(s, grit_step(s, 1), GRIT_EINVAL, "'dt' = 0.0001", crit);
     grit_scene_destroy(s);
 

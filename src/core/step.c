@@ -28,7 +28,7 @@ static int resolve_dt(grit_scene *s)
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
                          "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
-                         "sqrt(2m/kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         "sqrt(3m/8kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
                          s->dt, crit, crit, s->def.dt_safety);
     }
     s->dt_check = false;
