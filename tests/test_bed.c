@@ -97,9 +97,9 @@ static void bed_wall_reactions_equal_weight(void)
 
 /* Dynamics with friction, damping and impacts: the sum of all energy entries
  * stays at its initial value. Two tolerances, because two errors differ:
- * - overall 5e-3 of sum |E|: impacts are resolved in a few steps (the p-wave
- *   step allows 5), and the friction bookkeeping is first order in dt while
- *   the normal force changes (docs/linear-model.md, "energy balance");
+ * - overall 5e-3 of sum |E|: impacts last only 7-10 steps (half the p-wave
+ *   step), and the friction bookkeeping is first order in dt while the
+ *   normal force changes (docs/linear-model.md, section (b));
  *   measured 3.4e-3;
  * - once the bed has settled, the sum holds to 1e-5 of sum |E| while the
  *   bed still creeps (grav and plast keep changing); measured 9e-7. */
