@@ -202,7 +202,8 @@ int grit_step(grit_scene *s, long n);
 long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
-/* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
+/* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
+ * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
 
 /* ---- state access (by particle id) ---------------------------------------- */

@@ -14,11 +14,13 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Resolve an automatic time step, or check a fixed one, before a step. */
+/* Resolve an automatic time step, or check a fixed one, before the first
+ * step and after any change that may lower the critical step (parameters,
+ * particles, pair overrides: dt_check). An automatic step is re-derived then. */
 static int resolve_dt(grit_scene *s)
 {
     double crit = grit_critical_dt(s);
-    if (isnan(s->dt)) {
+    if (isnan(s->def.dt) || isnan(s->dt)) {
         if (!isfinite(crit) || !(crit > 0))
             return grit_fail(s, GRIT_ESTATE,
                              "cannot choose the time step: no particle has a finite mass with a p-wave or stiffness "
@@ -27,9 +29,10 @@ static int resolve_dt(grit_scene *s)
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
                          "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
-                         "sqrt(2m/kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         "sqrt(3m/8kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
                          s->dt, crit, crit, s->def.dt_safety);
     }
+    s->dt_check = false;
     return GRIT_OK;
 }
 
@@ -41,7 +44,7 @@ int grit_step(grit_scene *s, long n)
             int rc = grit_cg2_check_flat_pairs(s);
             if (rc) return rc;
         }
-        if (s->step == 0 || isnan(s->dt)) {
+        if (s->step == 0 || isnan(s->dt) || s->dt_check) {
             int rc = resolve_dt(s);
             if (rc) return rc;
             if (s->step == 0 && s->def.gravity_first_step)
