@@ -273,7 +273,7 @@ typedef struct grit_stats {
     int potential_pairs;  /* pairs in the candidate list */
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
-    double time_integrate, time_collide, time_contacts; /* seconds, accumulated */
+    double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 
