@@ -186,6 +186,10 @@ double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
 /* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
 double grit_critical_dt(const grit_scene *s);
+/* The time step the next grit_step will use (an automatic one resolved now),
+ * or the error that grit_step would give (a fixed dt above the critical one);
+ * changes nothing. For checking a scene before committing to a run. */
+int grit_check_dt(grit_scene *s, double *dt);
 
 /* ---- state access (by particle id) ---------------------------------------- */
 int grit_get_pos(const grit_scene *s, int id, grit_vec3 *out);
@@ -197,6 +201,10 @@ int grit_get_ori(const grit_scene *s, int id, grit_quat *out);
 int grit_get_mass(const grit_scene *s, int id, double *mass, grit_vec3 *inertia);
 int grit_get_radius(const grit_scene *s, int id, double *out);
 int grit_get_shape(const grit_scene *s, int id);
+/* The current definition of a wall or facet (vertices where they are now);
+ * GRIT_EINVAL if the id is not a particle of that shape. */
+int grit_get_wall(const grit_scene *s, int id, grit_wall_def *out);
+int grit_get_facet(const grit_scene *s, int id, grit_facet_def *out);
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v);
 int grit_set_angvel(grit_scene *s, int id, grit_vec3 w);
 int grit_set_pos(grit_scene *s, int id, grit_vec3 p);
@@ -244,6 +252,9 @@ typedef struct grit_contact_info {
 int grit_contact_count(const grit_scene *s); /* real contacts */
 /* Fill info for the i-th real contact (0 <= i < grit_contact_count). */
 int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info);
+/* Visit every real contact in O(1) each: start with *cursor = 0; returns 1
+ * and fills info while there are more, then 0. */
+int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info);
 /* Find the real contact between two particle ids; returns its index or -1. */
 int grit_contact_find(const grit_scene *s, int id_a, int id_b);
 

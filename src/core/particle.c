@@ -196,6 +196,26 @@ int grit_get_shape(const grit_scene *s, int id)
     return s->b.shape[i];
 }
 
+int grit_get_wall(const grit_scene *s, int id, grit_wall_def *out)
+{
+    LOOKUP(s, id, i);
+    if (s->b.shape[i] != GRIT_SHAPE_WALL) return grit_fail((grit_scene *)s, GRIT_EINVAL, "particle %d is not a wall", id);
+    const grit_wall_data *w = &s->walls[s->b.sidx[i]];
+    *out = (grit_wall_def){.coord = v3_get(s->b.pr[i].pos, w->axis), .axis = w->axis, .sense = w->sense,
+                           .material = s->b.mat[i], .vel = s->b.vw[i].v, .mask = s->b.mask[i]};
+    return GRIT_OK;
+}
+int grit_get_facet(const grit_scene *s, int id, grit_facet_def *out)
+{
+    LOOKUP(s, id, i);
+    if (s->b.shape[i] != GRIT_SHAPE_FACET)
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "particle %d is not a facet", id);
+    const grit_facet_data *f = &s->facets[s->b.sidx[i]];
+    *out = (grit_facet_def){.v = {f->v[0], f->v[1], f->v[2]}, .half_thick = f->half_thick,
+                            .material = s->b.mat[i], .vel = s->b.vw[i].v, .mask = s->b.mask[i]};
+    return GRIT_OK;
+}
+
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v)
 {
     LOOKUP(s, id, i);

@@ -13,16 +13,17 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Resolve an automatic time step, or check a fixed one, before a step. */
-static int resolve_dt(grit_scene *s)
+/* The time step to use: an automatic one resolved, a fixed one checked. */
+static int planned_dt(grit_scene *s, double *dt)
 {
     double crit = grit_critical_dt(s);
+    *dt = s->dt;
     if (isnan(s->dt)) {
         if (!isfinite(crit) || !(crit > 0))
             return grit_fail(s, GRIT_ESTATE,
                              "cannot choose the time step: no particle has a finite mass with a p-wave or stiffness "
                              "estimate; set parameter 'dt'");
-        s->dt = s->def.dt_safety * crit;
+        *dt = s->def.dt_safety * crit;
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
                          "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
@@ -30,6 +31,20 @@ static int resolve_dt(grit_scene *s)
                          s->dt, crit, crit, s->def.dt_safety);
     }
     return GRIT_OK;
+}
+
+int grit_check_dt(grit_scene *s, double *dt)
+{
+    double d;
+    int rc = planned_dt(s, &d);
+    if (rc == GRIT_OK && dt) *dt = d;
+    return rc;
+}
+
+/* Resolve an automatic time step, or check a fixed one, before a step. */
+static int resolve_dt(grit_scene *s)
+{
+    return planned_dt(s, &s->dt);
 }
 
 int grit_step(grit_scene *s, long n)
