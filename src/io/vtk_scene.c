@@ -53,13 +53,9 @@ static int open_file(const grit_scene *s, const char *path, grit_afile *f)
     grit_scene *sm = (grit_scene *)s;
     return grit_afile_open(f, path, NULL, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
 }
-static int close_file(const grit_scene *s, grit_afile *f, int rc, const char *path)
+static int close_file(const grit_scene *s, grit_afile *f)
 {
     grit_scene *sm = (grit_scene *)s;
-    if (rc) {
-        grit_afile_abort(f);
-        return oom(s, path);
-    }
     return grit_afile_commit(f, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
 }
 
@@ -103,19 +99,19 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
     }
     FILE *o = out.f;
     vtk_begin(o, n, n);
-    rc = vtk_points(o, fmt, x, n);
-    rc |= vtk_cells(o, fmt, conn, off, types, n);
+    vtk_points(o, fmt, x, n);
+    vtk_cells(o, fmt, conn, off, types, n);
     fputs("<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o);
-    rc |= vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
-    rc |= vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
-    rc |= vtk_array(o, fmt, "velocity", VTK_F64, 3, v, n);
-    rc |= vtk_array(o, fmt, "angular_velocity", VTK_F64, 3, w, n);
-    rc |= vtk_array(o, fmt, "force", VTK_F64, 3, f, n);
-    rc |= vtk_array(o, fmt, "torque", VTK_F64, 3, t, n);
+    vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
+    vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
+    vtk_array(o, fmt, "velocity", VTK_F64, 3, v, n);
+    vtk_array(o, fmt, "angular_velocity", VTK_F64, 3, w, n);
+    vtk_array(o, fmt, "force", VTK_F64, 3, f, n);
+    vtk_array(o, fmt, "torque", VTK_F64, 3, t, n);
     fputs("</PointData>\n", o);
     vtk_end(o);
     release(&a);
-    return close_file(s, &out, rc, path);
+    return close_file(s, &out);
 }
 
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt)
@@ -164,21 +160,21 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
     }
     FILE *o = out.f;
     vtk_begin(o, 2 * k, k);
-    rc = vtk_points(o, fmt, x, 2 * k);
-    rc |= vtk_cells(o, fmt, conn, off, types, k);
+    vtk_points(o, fmt, x, 2 * k);
+    vtk_cells(o, fmt, conn, off, types, k);
     fputs("<CellData Scalars=\"fn\" Vectors=\"force\">\n", o);
-    rc |= vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
-    rc |= vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
-    rc |= vtk_array(o, fmt, "fn", VTK_F64, 1, fn, k);
-    rc |= vtk_array(o, fmt, "ft", VTK_F64, 1, ft, k);
-    rc |= vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    rc |= vtk_array(o, fmt, "normal", VTK_F64, 3, normal, k);
-    rc |= vtk_array(o, fmt, "overlap", VTK_F64, 1, overlap, k);
-    rc |= vtk_array(o, fmt, "boundary", VTK_U8, 1, bnd, k);
+    vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
+    vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
+    vtk_array(o, fmt, "fn", VTK_F64, 1, fn, k);
+    vtk_array(o, fmt, "ft", VTK_F64, 1, ft, k);
+    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
+    vtk_array(o, fmt, "normal", VTK_F64, 3, normal, k);
+    vtk_array(o, fmt, "overlap", VTK_F64, 1, overlap, k);
+    vtk_array(o, fmt, "boundary", VTK_U8, 1, bnd, k);
     fputs("</CellData>\n", o);
     vtk_end(o);
     release(&a);
-    return close_file(s, &out, rc, path);
+    return close_file(s, &out);
 }
 
 /* Box around everything that has an extent (spheres, facets), stretched to
@@ -295,15 +291,15 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
     }
     FILE *o = out.f;
     vtk_begin(o, q, k);
-    rc = vtk_points(o, fmt, x, q);
-    rc |= vtk_cells(o, fmt, conn, off, types, k);
+    vtk_points(o, fmt, x, q);
+    vtk_cells(o, fmt, conn, off, types, k);
     fputs("<CellData Scalars=\"kind\" Vectors=\"force\">\n", o);
-    rc |= vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
-    rc |= vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);
-    rc |= vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    rc |= vtk_array(o, fmt, "velocity", VTK_F64, 3, vel, k);
+    vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
+    vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);
+    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
+    vtk_array(o, fmt, "velocity", VTK_F64, 3, vel, k);
     fputs("</CellData>\n", o);
     vtk_end(o);
     release(&a);
-    return close_file(s, &out, rc, path);
+    return close_file(s, &out);
 }

@@ -30,40 +30,32 @@ void vtk_begin(FILE *f, long n_points, long n_cells)
 
 void vtk_end(FILE *f) { fputs("</Piece>\n</UnstructuredGrid>\n</VTKFile>\n", f); }
 
-/* Base64 of header + data as one stream (the header's bytes first), 76
- * characters per line. */
-static int put_base64(FILE *f, const void *head, size_t nh, const void *data, size_t nd)
+/* Base64 of the bytes of head and then data as one stream on one line:
+ * VTK's reader decodes inline data from its position in the file and takes
+ * neither line breaks nor padding between the byte count and the data. */
+static void put_base64(FILE *f, const unsigned char *head, size_t nh, const unsigned char *data, size_t nd)
 {
     static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const size_t n = nh + nd;
-    unsigned char *in = malloc(n + 2);
-    if (!in) return -1;
-    memcpy(in, head, nh);
-    memcpy(in + nh, data, nd);
-    in[n] = in[n + 1] = 0;
-    char line[80];
-    int col = 0;
+    char out[4096];
+    size_t c = 0;
     for (size_t i = 0; i < n; i += 3) {
-        const unsigned b0 = in[i], b1 = in[i + 1], b2 = in[i + 2];
-        line[col++] = tab[b0 >> 2];
-        line[col++] = tab[((b0 & 3) << 4) | (b1 >> 4)];
-        line[col++] = i + 1 < n ? tab[((b1 & 15) << 2) | (b2 >> 6)] : '=';
-        line[col++] = i + 2 < n ? tab[b2 & 63] : '=';
-        if (col == 76) {
-            line[col++] = '\n';
-            fwrite(line, 1, (size_t)col, f);
-            col = 0;
+        unsigned b[3];
+        for (size_t k = 0; k < 3; k++) b[k] = i + k < n ? (i + k < nh ? head[i + k] : data[i + k - nh]) : 0;
+        out[c++] = tab[b[0] >> 2];
+        out[c++] = tab[((b[0] & 3) << 4) | (b[1] >> 4)];
+        out[c++] = i + 1 < n ? tab[((b[1] & 15) << 2) | (b[2] >> 6)] : '=';
+        out[c++] = i + 2 < n ? tab[b[2] & 63] : '=';
+        if (c == sizeof out) {
+            fwrite(out, 1, c, f);
+            c = 0;
         }
     }
-    if (col) {
-        line[col++] = '\n';
-        fwrite(line, 1, (size_t)col, f);
-    }
-    free(in);
-    return 0;
+    out[c++] = '\n';
+    fwrite(out, 1, c, f);
 }
 
-int vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, int ncomp, const void *data, long n)
+void vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, int ncomp, const void *data, long n)
 {
     fprintf(f, "<DataArray type=\"%s\"", type_name(type));
     if (name) fprintf(f, " Name=\"%s\"", name);
@@ -80,27 +72,24 @@ int vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, int
         }
     } else {
         uint64_t bytes = (uint64_t)(count * type_size(type));
-        if (put_base64(f, &bytes, sizeof bytes, data, (size_t)bytes)) return -1;
+        put_base64(f, (const unsigned char *)&bytes, sizeof bytes, data, (size_t)bytes);
     }
     fputs("</DataArray>\n", f);
-    return 0;
 }
 
-int vtk_points(FILE *f, grit_vtk_format fmt, const double *xyz, long n)
+void vtk_points(FILE *f, grit_vtk_format fmt, const double *xyz, long n)
 {
     fputs("<Points>\n", f);
-    int rc = vtk_array(f, fmt, "Points", VTK_F64, 3, xyz, n);
+    vtk_array(f, fmt, "Points", VTK_F64, 3, xyz, n);
     fputs("</Points>\n", f);
-    return rc;
 }
 
-int vtk_cells(FILE *f, grit_vtk_format fmt, const int64_t *conn, const int64_t *offsets, const uint8_t *types,
-              long n)
+void vtk_cells(FILE *f, grit_vtk_format fmt, const int64_t *conn, const int64_t *offsets, const uint8_t *types,
+               long n)
 {
     fputs("<Cells>\n", f);
-    int rc = vtk_array(f, fmt, "connectivity", VTK_I64, 1, conn, n > 0 ? offsets[n - 1] : 0);
-    rc |= vtk_array(f, fmt, "offsets", VTK_I64, 1, offsets, n);
-    rc |= vtk_array(f, fmt, "types", VTK_U8, 1, types, n);
+    vtk_array(f, fmt, "connectivity", VTK_I64, 1, conn, n > 0 ? offsets[n - 1] : 0);
+    vtk_array(f, fmt, "offsets", VTK_I64, 1, offsets, n);
+    vtk_array(f, fmt, "types", VTK_U8, 1, types, n);
     fputs("</Cells>\n", f);
-    return rc;
 }
