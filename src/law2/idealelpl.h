@@ -26,7 +26,7 @@ static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_fri
     if (u > 0 && !L->no_break) {
         if (track) {
             double et = kt != 0 ? 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt : 0.0;
-            E->broken += 0.5 * kn * u * u + et;
+            E->broken += et;
         }
         return false;
     }
