@@ -149,9 +149,30 @@ int job_parse(job *j, int argc, char **argv)
     return 0;
 }
 
-/* The value as key=value accepts it; `digits` for numbers. */
+/* The shortest text that reads back as exactly x (at most 17 digits). */
+static void exact(double x, char *buf, size_t len)
+{
+    for (int d = 6; d <= 17; d++) {
+        snprintf(buf, len, "%.*g", d, x);
+        if (strtod(buf, NULL) == x || isnan(x)) return;
+    }
+}
+
+/* The value as key=value accepts it: `digits` significant digits, or 0 for
+ * the exact value. */
 static void format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
 {
+    if (digits == 0 && p->type == GRIT_PT_vec3) {
+        grit_vec3 v = grit_param_get_vec3(p, def);
+        char c[3][32];
+        exact(v.x, c[0], sizeof c[0]), exact(v.y, c[1], sizeof c[1]), exact(v.z, c[2], sizeof c[2]);
+        if ((size_t)snprintf(buf, len, "%s,%s,%s", c[0], c[1], c[2]) >= len) buf[0] = 0;
+        return;
+    }
+    if (digits == 0 && (p->type == GRIT_PT_double || p->type == GRIT_PT_int)) {
+        exact(grit_param_get_double(p, def), buf, len);
+        return;
+    }
     switch (p->type) {
     case GRIT_PT_vec3: {
         grit_vec3 v = grit_param_get_vec3(p, def);
@@ -182,7 +203,7 @@ void job_help(const job *j)
                           j->texts[t]->doc);
         for (int i = 0; i < G->table->count; i++) {
             const grit_param_info *p = &G->table->params[i];
-            char v[80], r[128];
+            char v[128], r[128];
             format_value(p, G->def, 10, v, sizeof v);
             grit_param_range_text(p, r, sizeof r);
             help_line(p->name, v, p->unit, r, p->doc);
@@ -197,8 +218,8 @@ void job_print_params(const job *j, FILE *f)
     for (int g = 0; g < j->n_groups; g++) {
         const param_group *G = &j->groups[g];
         for (int i = 0; i < G->table->count; i++) {
-            char v[80];
-            format_value(&G->table->params[i], G->def, 17, v, sizeof v);
+            char v[128];
+            format_value(&G->table->params[i], G->def, 0, v, sizeof v);
             fprintf(f, "%s=%s\n", G->table->params[i].name, v);
         }
     }
