@@ -9,6 +9,7 @@
 
 #include "grit/grit.h"
 #include "grit/io.h"
+#include "grit/shapes.h"
 #include "test.h"
 
 static char dir[256];
@@ -199,9 +200,10 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
         CHECK_ABS(buf[0][3 * k + 1], quad[k][1], 1e-15);
         CHECK(buf[0][3 * k + 2] == 0.0);
     }
-    grit_facet_def fd;
-    grit_get_facet(s, ids[3], &fd);
-    for (int k = 0; k < 3; k++) vec_at(buf[0], 4 + k, fd.v[k], "facet vertex");
+    grit_vec3 fv[3];
+    double half_thick;
+    grit_get_facet(s, ids[3], fv, &half_thick);
+    for (int k = 0; k < 3; k++) vec_at(buf[0], 4 + k, fv[k], "facet vertex");
     grit_vec3 fw, ff;
     grit_get_force(s, ids[0], &fw), grit_get_force(s, ids[3], &ff);
     vec_at(buf[4], 0, fw, "wall force");

@@ -51,21 +51,35 @@ typedef enum grit_status {
       "start with gravity in the force accumulators (Woo starts with zero: no gravity in step 0)") \
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
-    X(choice, law, 0, "-", 0, 1, 0, "idealelpl|linel6", \
-      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall) or six-DoF linear elastic") \
+    X(flag, simd, true, "-", 0, 1, 0, NULL, \
+      "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
+    X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
+      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
+    X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \
+      "friction of a contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, max, harmavg 2ab/(a+b)") \
     X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
     X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
     X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
     X(flag, ini_eqlb, false, "-", 0, 1, 0, NULL, "IdealElPl: the gap at contact creation is the equilibrium distance") \
     X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
-      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)")
+      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)") \
+    X(flag, kuhn_fresh, true, "-", 0, 1, 0, NULL, "Kuhn: a new contact ignores the movement before its touch instant (R1)") \
+    X(flag, kuhn_onset, true, "-", 0, 1, 0, NULL, "Kuhn: elastic up to the slip onset within the step, then slip (R2)") \
+    X(flag, kuhn_turn, true, "-", 0, 1, 0, NULL, \
+      "Kuhn: closed-form turning of the force during slip (R3); false: radial return of the trial force") \
+    X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, "Kuhn: project the stored force onto the new tangent plane (R4a)") \
+    X(choice, kuhn_twirl, 0, "-", 0, 2, 0, "exact|first_order|off", \
+      "Kuhn: turn the stored force with the pair's mean spin about the normal (R4b); all of R1-R3 and R4b off is the conventional law") \
+    X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
+      "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
 /* clang-format on */
 
 typedef struct grit_scene_def {
     GRIT_SCENE_PARAMS(GRIT_PARAM_FIELD)
 } grit_scene_def;
 
-enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1 };
+enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1, GRIT_LAW_KUHN = 2 };
+enum { GRIT_FRICTION_MIN = 0, GRIT_FRICTION_AVG, GRIT_FRICTION_MAX, GRIT_FRICTION_HARMAVG };
 
 grit_scene_def grit_default_scene_def(void);
 extern const grit_param_table grit_scene_param_table;
@@ -108,6 +122,10 @@ typedef enum grit_shape_type {
     GRIT_SHAPE_SPHERE = 0,
     GRIT_SHAPE_WALL,
     GRIT_SHAPE_FACET,
+    GRIT_SHAPE_INFCYLINDER, /* include/grit/shapes.h */
+    GRIT_SHAPE_CAPSULE,
+    GRIT_SHAPE_ELLIPSOID,
+    GRIT_SHAPE_ROD,
     GRIT_SHAPE_COUNT
 } grit_shape_type;
 
@@ -201,10 +219,6 @@ int grit_get_ori(const grit_scene *s, int id, grit_quat *out);
 int grit_get_mass(const grit_scene *s, int id, double *mass, grit_vec3 *inertia);
 int grit_get_radius(const grit_scene *s, int id, double *out);
 int grit_get_shape(const grit_scene *s, int id);
-/* The current definition of a wall or facet (vertices where they are now);
- * GRIT_EINVAL if the id is not a particle of that shape. */
-int grit_get_wall(const grit_scene *s, int id, grit_wall_def *out);
-int grit_get_facet(const grit_scene *s, int id, grit_facet_def *out);
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v);
 int grit_set_angvel(grit_scene *s, int id, grit_vec3 w);
 int grit_set_pos(grit_scene *s, int id, grit_vec3 p);

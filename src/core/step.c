@@ -2,6 +2,7 @@
  * integrate (with the previous forces), detect, compute new forces. */
 #include <time.h>
 
+#include "cg2/cg2.h"
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
 #include "integrate/integrate.h"
@@ -51,6 +52,10 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        if (s->need_rebuild) { /* particles were added or moved by hand */
+            int rc = grit_cg2_check_flat_pairs(s);
+            if (rc) return rc;
+        }
         if (s->step == 0 || isnan(s->dt)) {
             int rc = resolve_dt(s);
             if (rc) return rc;
@@ -62,8 +67,10 @@ int grit_step(grit_scene *s, long n)
             s->energy[GRIT_E_KINETIC] = 0;
             s->energy[GRIT_E_ELAST] = 0;
         }
+        int rc = grit_contact_prepare(s);
+        if (rc) return rc;
         double t0 = now();
-        int rc = grit_leapfrog(s);
+        rc = grit_leapfrog(s);
         if (rc) return rc;
         double t1 = now();
         rc = grit_collide(s);

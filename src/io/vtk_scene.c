@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/scene_impl.h"
+#include "grit/shapes.h"
 #include "io/atomic_file.h"
 #include "io/vtk_xml.h"
 
@@ -191,15 +192,16 @@ static void scene_box(const grit_scene *s, grit_vec3 *lo, grit_vec3 *hi)
         int m = 1;
         double r = 0;
         if (shape == GRIT_SHAPE_WALL) {
-            grit_wall_def w;
-            grit_get_wall(s, id, &w);
-            v3_set(lo, w.axis, fmin(v3_get(*lo, w.axis), w.coord));
-            v3_set(hi, w.axis, fmax(v3_get(*hi, w.axis), w.coord));
+            int axis, sense;
+            grit_get_wall(s, id, &axis, &sense);
+            grit_get_pos(s, id, &p[0]);
+            const double c = v3_get(p[0], axis);
+            v3_set(lo, axis, fmin(v3_get(*lo, axis), c));
+            v3_set(hi, axis, fmax(v3_get(*hi, axis), c));
             continue;
         } else if (shape == GRIT_SHAPE_FACET) {
-            grit_facet_def fd;
-            grit_get_facet(s, id, &fd);
-            memcpy(p, fd.v, sizeof p);
+            double half_thick;
+            grit_get_facet(s, id, p, &half_thick);
             m = 3;
         } else {
             grit_get_pos(s, id, &p[0]);
@@ -250,14 +252,16 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
         if (!is_boundary(shape)) continue;
         grit_vec3 g;
         if (shape == GRIT_SHAPE_WALL) {
-            grit_wall_def w;
-            grit_get_wall(s, id, &w);
-            const int a1 = (w.axis + 1) % 3, a2 = (w.axis + 2) % 3;
+            int axis, sense;
+            grit_get_wall(s, id, &axis, &sense);
+            grit_get_pos(s, id, &g);
+            const double coord = v3_get(g, axis);
+            const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
             const double u[4] = {v3_get(lo, a1), v3_get(hi, a1), v3_get(hi, a1), v3_get(lo, a1)};
             const double v[4] = {v3_get(lo, a2), v3_get(lo, a2), v3_get(hi, a2), v3_get(hi, a2)};
             for (int c = 0; c < 4; c++) {
                 grit_vec3 p = v3_zero();
-                v3_set(&p, w.axis, w.coord);
+                v3_set(&p, axis, coord);
                 v3_set(&p, a1, u[c]);
                 v3_set(&p, a2, v[c]);
                 put3(x, q, p);
@@ -267,10 +271,11 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
             types[k] = VTK_CELL_QUAD;
             kind[k] = 0;
         } else {
-            grit_facet_def fd;
-            grit_get_facet(s, id, &fd);
+            grit_vec3 v[3];
+            double half_thick;
+            grit_get_facet(s, id, v, &half_thick);
             for (int c = 0; c < 3; c++) {
-                put3(x, q, fd.v[c]);
+                put3(x, q, v[c]);
                 conn[q] = q;
                 q++;
             }

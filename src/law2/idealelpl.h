@@ -17,8 +17,11 @@
 #include "law2/law2.h"
 
 static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p,
-                                 grit_contact_cold *cold, bool fresh, bool track, grit_law_energy *E)
+                                 grit_contact_cold *cold, bool fresh, bool track, grit_law_energy *E,
+                                 const grit_cg2_out *o, double *ext)
 {
+    (void)o;
+    (void)ext;
     double u = g->uN;
     if (L->ini_eqlb && fresh) cold->uN0 = u;
     if (!isnan(cold->uN0)) u -= cold->uN0;
