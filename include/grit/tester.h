@@ -184,7 +184,8 @@ int grit_tester_stage_parse(grit_tester_stage *st, const char *values, const cha
 /* ---- the tester ------------------------------------------------------------- */
 /* Create a tester on particles id_a, id_b of scene s (def NULL: defaults).
  * Returns NULL on bad input, with the message in grit_last_error(s). The
- * tester must be destroyed before the scene. */
+ * tester must be destroyed before the scene; destroying it before its last
+ * stage ended removes its impositions from the particles. */
 grit_tester *grit_tester_create(grit_scene *s, int id_a, int id_b, const grit_tester_def *def);
 void grit_tester_destroy(grit_tester *t);
 /* Append a stage (validated). */
