@@ -369,6 +369,19 @@ static void cond_parse(void)
     CHECK(!grit_tester_cond_eval(NULL, &st, &c));
     st.u[0] = 0.5;
     CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    CHECK(grit_tester_cond_parse("rebound", &c, err, sizeof err) == 0 && c.quantity == GRIT_TQ_REBOUND);
+    CHECK(!grit_tester_cond_eval(NULL, &st, &c));
+    st.bounces = 2;
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    st.bounces = 0;
+    st.had_contact = true; /* and has_contact false: broken */
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    CHECK(grit_tester_cond_parse("cTime >= 0.5", &c, err, sizeof err) == 0 && c.quantity == GRIT_TQ_CTIME);
+    st.time_c0 = NAN;
+    st.stage_time = 2.0;
+    CHECK(!grit_tester_cond_eval(NULL, &st, &c));
+    st.time_c0 = 1.5;
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
 }
 
 static void stage_errors(void)

@@ -17,6 +17,7 @@
 #include "core/storage.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
+#include "shape/shape.h"
 
 typedef struct loader {
     const char *path;
@@ -265,8 +266,9 @@ static int array_count(loader *L, const array_rec *a, int na, const char *name, 
     return fail(L, "section %s: array '%s' is missing", L->tag, name);
 }
 
-/* A shape-data array: allocated to its count, copied. */
-static int take_shape_data(loader *L, array_rec *a, int na, const char *name, size_t elem, void **arr, int *n,
+/* An array the scene owns with a count and a capacity (shape data,
+ * impositions): allocated to its count, copied. */
+static int take_owned_array(loader *L, array_rec *a, int na, const char *name, size_t elem, void **arr, int *n,
                            int *cap)
 {
     if (array_count(L, a, na, name, n)) return -1;
@@ -281,8 +283,8 @@ static int load_shapes(loader *L)
     array_rec a[MAX_ARRAYS];
     int na;
     if (index_arrays(L, a, &na) ||
-        take_shape_data(L, a, na, "walls", sizeof *s->walls, (void **)&s->walls, &s->n_walls, &s->cap_walls) ||
-        take_shape_data(L, a, na, "facets", sizeof *s->facets, (void **)&s->facets, &s->n_facets, &s->cap_facets) ||
+        take_owned_array(L, a, na, "walls", sizeof *s->walls, (void **)&s->walls, &s->n_walls, &s->cap_walls) ||
+        take_owned_array(L, a, na, "facets", sizeof *s->facets, (void **)&s->facets, &s->n_facets, &s->cap_facets) ||
         no_extra_arrays(L, a, na))
         return -1;
     for (int i = 0; i < s->n_walls; i++)
@@ -322,6 +324,8 @@ static int load_bodies(loader *L)
             (sh == GRIT_SHAPE_FACET && (si < 0 || si >= s->n_facets)))
             return fail(L, "particle %d: shape data index %d out of range", i, si);
         if (b->mat[i] >= s->n_mats) return fail(L, "particle %d: material %d does not exist", i, b->mat[i]);
+        if ((b->flags[i] & PF_MOVES_SHAPE) && !grit_shape_classes[sh]->follow_node)
+            return fail(L, "particle %d: flagged as moving shape data its shape does not have", i);
         if (b->id[i] < 0 || b->id[i] >= s->id_cap || s->id2idx[b->id[i]] != i)
             return fail(L, "particle %d: id %d does not map back to it", i, b->id[i]);
     }
@@ -371,7 +375,7 @@ static int load_local6(loader *L)
     array_rec a[MAX_ARRAYS];
     int na;
     if (index_arrays(L, a, &na)) return -1;
-    if (take_shape_data(L, a, na, "local6", sizeof *s->local6, (void **)&s->local6, &s->n_local6, &s->cap_local6) ||
+    if (take_owned_array(L, a, na, "local6", sizeof *s->local6, (void **)&s->local6, &s->n_local6, &s->cap_local6) ||
         no_extra_arrays(L, a, na))
         return -1;
     for (int k = 0; k < s->n_local6; k++) {
