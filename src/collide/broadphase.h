@@ -27,6 +27,20 @@ int grit_broadphase_rebuild(grit_scene *s);
 /* The resolved Verlet distance (resolves it on first use). */
 double grit_verlet_dist(grit_scene *s);
 
+/* Has the current box of particle i (internal index) left its enlarged box
+ * of the last rebuild? The skin test by node displacement misses shapes
+ * whose data moves without their node moving (a facet spinning about its
+ * centroid); the integrator asks this for those. */
+bool grit_broadphase_box_escaped(const grit_scene *s, int i);
+
+/* The end of a rebuild, for the periodic broad phase: begin an empty list,
+ * push each candidate pair with the old contact whose state it keeps (src,
+ * or -1 for a potential pair), then finish (install the list, reset the
+ * skin bookkeeping). */
+void grit_broadphase_begin(grit_scene *s);
+int grit_broadphase_push(grit_scene *s, const grit_pair *p, int src);
+int grit_broadphase_finish(grit_scene *s);
+
 /* May particles i and j (internal indices) ever collide (masks, kinds)? */
 bool grit_may_collide(const grit_scene *s, int i, int j);
 

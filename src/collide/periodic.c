@@ -35,6 +35,8 @@ typedef struct pcand {
 
 typedef struct grit_pbp {
     grit_aabb *box;     /* enlarged boxes moved to the wrapped image (for sorting) */
+    grit_aabb *pbox;    /* enlarged boxes where they are (grit_periodic_box_escaped) */
+    int n_boxes;        /* particles boxed at the last rebuild */
     grit_vec3 *rc, *re; /* reduced centre wrapped into [0,1)^3, reduced half-extents */
     int32_t *range;     /* 6 per particle: lowest and highest cell per axis, unwrapped */
     int cap;
@@ -44,7 +46,6 @@ typedef struct grit_pbp {
     int cand_cap;
     int32_t *old_start, *old_list;
     int old_cap, old_list_cap;
-    grit_contacts next;
     int dim[3];
 } grit_pbp;
 
@@ -52,6 +53,7 @@ void grit_pbp_destroy(grit_pbp *p)
 {
     if (!p) return;
     free(p->box);
+    free(p->pbox);
     free(p->rc);
     free(p->re);
     free(p->range);
@@ -60,7 +62,6 @@ void grit_pbp_destroy(grit_pbp *p)
     free(p->cand);
     free(p->old_start);
     free(p->old_list);
-    grit_contacts_free(&p->next);
     free(p);
 }
 
@@ -127,7 +128,8 @@ static int reduce_boxes(grit_scene *s, double dv)
     const int n = s->b.n;
     if (n > p->cap) {
         int nc = n + n / 2 + 16;
-        if (grit_grow((void **)&p->box, sizeof *p->box, nc) || grit_grow((void **)&p->rc, sizeof *p->rc, nc) ||
+        if (grit_grow((void **)&p->box, sizeof *p->box, nc) || grit_grow((void **)&p->pbox, sizeof *p->pbox, nc) ||
+            grit_grow((void **)&p->rc, sizeof *p->rc, nc) ||
             grit_grow((void **)&p->re, sizeof *p->re, nc) || grit_grow((void **)&p->range, 6 * sizeof(int32_t), nc))
             return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
         p->cap = nc;
@@ -151,9 +153,11 @@ static int reduce_boxes(grit_scene *s, double dv)
         c->period[i] = per;
         grit_aabb bb = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
         const grit_vec3 sh = m3_mul(&c->H, per), e3 = v3(dv, dv, dv); /* box moved to the wrapped image */
-        p->box[i] = (grit_aabb){v3_sub(v3_sub(bb.lo, e3), sh), v3_sub(v3_add(bb.hi, e3), sh)};
+        p->pbox[i] = (grit_aabb){v3_sub(bb.lo, e3), v3_add(bb.hi, e3)};
+        p->box[i] = (grit_aabb){v3_sub(p->pbox[i].lo, sh), v3_sub(p->pbox[i].hi, sh)};
     }
     c->n_period = n;
+    p->n_boxes = n;
     return GRIT_OK;
 }
 
@@ -364,16 +368,13 @@ static void old_partner(const grit_pair *op, int i, int *j, int8_t k[3])
     for (int a = 0; a < 3; a++) k[a] = (int8_t)(sg * op->cell[a]);
 }
 
+/* The new candidate list, into the broad phase's (broadphase.c installs it):
+ * each pair with the old real contact whose state it keeps, or -1. */
 static int build_pairs(grit_scene *s)
 {
     grit_pbp *p = s->cell->pbp;
-    grit_contacts *N = &p->next;
     const grit_contacts *C = &s->c;
-    if (N->ext_n != C->ext_n) {
-        grit_contacts_free(N);
-        N->ext_n = C->ext_n;
-    }
-    N->n = 0;
+    grit_broadphase_begin(s);
     if (index_old_contacts(s)) return -1;
     for (int i = 0; i < s->b.n; i++) {
         int nc = partners(s, i);
@@ -394,8 +395,6 @@ static int build_pairs(grit_scene *s)
         if (added) sort_cands(p->cand, nc);
         for (int t = 0; t < nc; t++) {
             const pcand cd = p->cand[t];
-            if (N->n == N->cap && grit_contacts_reserve(N, N->cap ? 2 * N->cap : 4 * s->b.n + 64)) return -1;
-            const int slot = N->n++;
             int old = -1;
             for (int q = os; q < oe && old < 0; q++) {
                 int j;
@@ -403,32 +402,20 @@ static int build_pairs(grit_scene *s)
                 old_partner(&C->pair[p->old_list[q]], i, &j, k);
                 if (cand_is(cd, j, k)) old = p->old_list[q];
             }
+            grit_pair np;
             if (old >= 0) {
-                grit_contacts_copy(N, slot, C, old);
-                continue;
+                np = C->pair[old];
+            } else {
+                const grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[cd.j]];
+                memset(&np, 0, sizeof np);
+                np.a = e.swap ? cd.j : i;
+                np.b = e.swap ? i : cd.j;
+                np.kind = e.kind;
+                for (int a = 0; a < 3; a++) np.cell[a] = (int8_t)(e.swap ? -cd.k[a] : cd.k[a]);
             }
-            const grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[cd.j]];
-            grit_pair *pp = &N->pair[slot];
-            memset(pp, 0, sizeof *pp);
-            pp->a = e.swap ? cd.j : i;
-            pp->b = e.swap ? i : cd.j;
-            pp->kind = e.kind;
-            for (int a = 0; a < 3; a++) pp->cell[a] = (int8_t)(e.swap ? -cd.k[a] : cd.k[a]);
+            if (grit_broadphase_push(s, &np, old)) return -1;
         }
     }
-    return 0;
-}
-
-static int partition_by_kind(grit_scene *s)
-{
-    grit_contacts *N = &s->cell->pbp->next, *C = &s->c;
-    if (grit_contacts_reserve(C, N->n)) return -1;
-    int count[GRIT_CG2_KIND_COUNT + 1] = {0};
-    for (int k = 0; k < N->n; k++) count[N->pair[k].kind + 1]++;
-    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) count[q + 1] += count[q];
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) C->kind_start[q] = count[q];
-    for (int k = 0; k < N->n; k++) grit_contacts_copy(C, count[N->pair[k].kind]++, N, k);
-    C->n = N->n;
     return 0;
 }
 
@@ -465,28 +452,31 @@ int grit_rebuild_periodic(grit_scene *s)
     if (bin_boxes(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
     rc = build_pairs(s);
     if (rc == -2) return GRIT_ESTATE;
-    if (rc || partition_by_kind(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
-    for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
+    if (rc) return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
     c->H_rebuild = c->H;
     c->dH = m3_zero();
-    s->max_disp2 = 0;
-    s->need_rebuild = false;
-    s->stats.rebuilds++;
-    return GRIT_OK;
+    return grit_broadphase_finish(s);
 }
 
-int grit_collide_periodic(grit_scene *s)
+double grit_periodic_disp2(const grit_scene *s)
 {
-    const double dv = grit_verlet_dist(s);
-    if (s->need_rebuild || dv == 0 || !s->cell->pbp) return grit_rebuild_periodic(s);
     const grit_mat3 *dH = &s->cell->dH;
     double g2 = 0;
     for (int m = 0; m < 27; m++) {
         const int8_t k[3] = {(int8_t)(m % 3 - 1), (int8_t)(m / 3 % 3 - 1), (int8_t)(m / 9 - 1)};
         g2 = fmax(g2, v3_norm2(m3_mul_k(dH, k)));
     }
-    if (sqrt(s->max_disp2) + 0.5 * sqrt(g2) > dv) return grit_rebuild_periodic(s);
-    return GRIT_OK;
+    const double d = sqrt(s->max_disp2) + 0.5 * sqrt(g2);
+    return d * d;
+}
+
+bool grit_periodic_box_escaped(const grit_scene *s, int i)
+{
+    const grit_pbp *p = s->cell->pbp;
+    if (!p || i >= p->n_boxes) return true;
+    const grit_aabb b = grit_shape_classes[s->b.shape[i]]->aabb(s, i), *e = &p->pbox[i];
+    return !(b.lo.x >= e->lo.x && b.lo.y >= e->lo.y && b.lo.z >= e->lo.z && b.hi.x <= e->hi.x &&
+             b.hi.y <= e->hi.y && b.hi.z <= e->hi.z);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -522,16 +512,24 @@ int grit_cell_brute_force_overlaps(grit_scene *s, int *out, int cap)
     return n;
 }
 
+static void put5(const grit_scene *s, const grit_pair *p, int *q)
+{
+    q[0] = s->b.id[p->a];
+    q[1] = s->b.id[p->b];
+    q[2] = p->cell[0];
+    q[3] = p->cell[1];
+    q[4] = p->cell[2];
+}
+
 int grit_cell_potential_pairs(const grit_scene *s, int *out, int cap)
 {
-    for (int k = 0; k < s->c.n && k < cap; k++) {
-        const grit_pair *p = &s->c.pair[k];
-        int *q = &out[5 * k];
-        q[0] = s->b.id[p->a];
-        q[1] = s->b.id[p->b];
-        q[2] = p->cell[0];
-        q[3] = p->cell[1];
-        q[4] = p->cell[2];
+    int n = 0;
+    for (int k = 0; k < s->c.n; k++, n++)
+        if (n < cap) put5(s, &s->c.pair[k], &out[5 * n]);
+    for (int k = 0; k < s->c.n_pot; k++) {
+        if (s->c.pot[k].flags & CF_PROMOTED) continue;
+        if (n < cap) put5(s, &s->c.pot[k], &out[5 * n]);
+        n++;
     }
-    return s->c.n;
+    return n;
 }

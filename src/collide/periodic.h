@@ -13,10 +13,14 @@
 struct grit_pbp;
 void grit_pbp_destroy(struct grit_pbp *p);
 
-/* Rebuild the candidate pairs if needed: particles added, some particle's
- * wrapped image moved, or the cell deformed, by more than the skin allows. */
-int grit_collide_periodic(grit_scene *s);
+/* Rebuild the candidate pairs (called by grit_broadphase_rebuild). */
 int grit_rebuild_periodic(grit_scene *s);
+/* The squared move that grit_collide compares with the skin: the largest
+ * move of a wrapped image plus half the largest move of a neighbouring
+ * image through the deformation of the cell since the last rebuild. */
+double grit_periodic_disp2(const grit_scene *s);
+/* grit_broadphase_box_escaped for a periodic scene. */
+bool grit_periodic_box_escaped(const grit_scene *s, int i);
 
 /* Check that every particle's box, enlarged by `skin`, spans less than half
  * of the cell H along each base vector (and is bounded). GRIT_OK or an

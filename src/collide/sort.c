@@ -90,6 +90,10 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
         s->c.pair[k].a = inv[s->c.pair[k].a];
         s->c.pair[k].b = inv[s->c.pair[k].b];
     }
+    for (int k = 0; k < s->c.n_pot; k++) {
+        s->c.pot[k].a = inv[s->c.pot[k].a];
+        s->c.pot[k].b = inv[s->c.pot[k].b];
+    }
     free(key);
     free(key2);
     free(perm);

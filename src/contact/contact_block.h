@@ -11,10 +11,12 @@
 
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
-                       grit_law_energy *);
+                       grit_law_energy *, const grit_cg2_out *, double *);
 
 /* periodic: B is seen at its image x_B + H k, moving with the velocity shift
- * L H_half k (the aperiodic instance has no trace of it) */
+ * L H_half k, added to B's velocity in the functor's output so that the
+ * frame update and the law both see it (the aperiodic instance has no trace
+ * of it) */
 static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, int lo, int hi, cg2_fn cg2,
                                                                 law_fn law, const bool track, const bool torque,
                                                                 const bool periodic, grit_law_energy *E)
@@ -36,6 +38,7 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
         grit_vec3 shift = zero, dvs = zero;
         if (periodic) grit_cell_image(s->cell, pp->cell, &shift, &dvs);
         if (!cg2(s, a, b, shift, real, g, &o)) continue;
+        if (periodic) o.v2 = v3_add(o.v2, dvs);
         grit_frictphys *p = &C->phys[k];
         grit_contact_cold *cold = &C->cold[k];
         if (!real) {
@@ -45,9 +48,10 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
             grit_cp2_frictmat_frictphys(s, s->b.mat[a], s->b.mat[b], cold, p);
             pp->flags |= CF_REAL;
         } else {
-            l6geom_update(g, &o, L.dt, renorm, dvs);
+            l6geom_update(g, &o, L.dt, renorm, zero);
         }
-        if (!law(&L, g, p, cold, !real, track, E)) {
+        double *ext = C->ext_n ? C->ext + (size_t)k * (size_t)C->ext_n : NULL;
+        if (!law(&L, g, p, cold, !real, track, E, &o, ext)) {
             pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
             continue;
         }

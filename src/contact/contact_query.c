@@ -58,6 +58,18 @@ int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info)
     return GRIT_OK;
 }
 
+int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info)
+{
+    for (int k = *cursor < 0 ? 0 : *cursor; k < s->c.n; k++)
+        if (s->c.pair[k].flags & CF_REAL) {
+            fill_info(s, k, info);
+            *cursor = k + 1;
+            return 1;
+        }
+    *cursor = s->c.n;
+    return 0;
+}
+
 int grit_contact_find(const grit_scene *s, int id_a, int id_b)
 {
     int a = grit_idx(s, id_a), b = grit_idx(s, id_b);
@@ -94,9 +106,19 @@ int grit_brute_force_overlaps(grit_scene *s, int *out, int cap)
 
 int grit_potential_pairs(const grit_scene *s, int *out, int cap)
 {
-    for (int k = 0; k < s->c.n && k < cap; k++) {
-        out[2 * k] = s->b.id[s->c.pair[k].a];
-        out[2 * k + 1] = s->b.id[s->c.pair[k].b];
+    int n = 0;
+    for (int k = 0; k < s->c.n; k++, n++)
+        if (n < cap) {
+            out[2 * n] = s->b.id[s->c.pair[k].a];
+            out[2 * n + 1] = s->b.id[s->c.pair[k].b];
+        }
+    for (int k = 0; k < s->c.n_pot; k++) {
+        if (s->c.pot[k].flags & CF_PROMOTED) continue;
+        if (n < cap) {
+            out[2 * n] = s->b.id[s->c.pot[k].a];
+            out[2 * n + 1] = s->b.id[s->c.pot[k].b];
+        }
+        n++;
     }
-    return s->c.n;
+    return n;
 }

@@ -17,6 +17,9 @@
 #include "contact/simd.h"
 #include "law2/idealelpl.h"
 
+/* how many contacts ahead the particle records are prefetched */
+#define PREFETCH 12
+
 typedef struct lane_energy {
     v4d elast, plast, visc, broken;
 } lane_energy;
@@ -156,7 +159,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
         LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
         LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
-        LE->broken += v4_sel(broken, half * kn * uN * uN + kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
+        LE->broken += v4_sel(broken, kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
     }
     (void)E;
 
@@ -198,7 +201,20 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
     int n_real = 0, q[4], nq = 0;
     const grit_pair *pair = s->c.pair;
     const grit_posr *pr = s->b.pr;
+    const grit_velw *vw = s->b.vw;
+    const grit_ft *ft = s->b.ft;
     for (int k = lo; k < hi; k++) {
+        /* the particles of a contact further on: their records are scattered
+         * in memory (mostly L2 misses) and the loop is bound by that latency */
+        if (k + PREFETCH < hi) {
+            const int pa = pair[k + PREFETCH].a, pb = pair[k + PREFETCH].b;
+            __builtin_prefetch(&pr[pb]);
+            __builtin_prefetch(&vw[pb]);
+            __builtin_prefetch(&ft[pb], 1);
+            __builtin_prefetch(&pr[pa]);
+            __builtin_prefetch(&vw[pa]);
+            __builtin_prefetch(&ft[pa], 1);
+        }
         if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
             const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
             const double rr = pa.r + pb.r;

@@ -12,6 +12,14 @@ static _Thread_local char create_err[512];
 const char *grit_create_error(void) { return create_err; }
 const char *grit_last_error(const grit_scene *s) { return s ? s->err : create_err; }
 
+void grit_set_create_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(create_err, sizeof create_err, fmt, ap);
+    va_end(ap);
+}
+
 int grit_fail(grit_scene *s, int code, const char *fmt, ...)
 {
     va_list ap;
@@ -66,9 +74,14 @@ void grit_scene_destroy(grit_scene *s)
     free(s->id2idx);
     free(s->walls);
     free(s->facets);
+    free(s->capsules);
+    free(s->ellipsoids);
+    free(s->infcyls);
+    free(s->rods);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
+    free(s->local6);
     free(s);
 }
 
@@ -77,6 +90,7 @@ int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
     if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
     bool skin_changed = def->verlet_dist != s->def.verlet_dist;
     s->def = *def;
+    s->dt_check = true;
     if (!isnan(def->dt)) s->dt = def->dt;
     else if (s->step == 0) s->dt = NAN;
     if (skin_changed) {
@@ -151,6 +165,20 @@ int grit_contacts_reserve(grit_contacts *c, int cap)
     return 0;
 }
 
+int grit_contacts_set_ext_n(grit_contacts *c, int n)
+{
+    double *e = NULL;
+    if (n > 0 && c->cap > 0) {
+        e = malloc(sizeof(double) * (size_t)n * (size_t)c->cap);
+        if (!e) return -1;
+        for (size_t i = 0; i < (size_t)n * (size_t)c->cap; i++) e[i] = NAN;
+    }
+    free(c->ext);
+    c->ext = e;
+    c->ext_n = n;
+    return 0;
+}
+
 void grit_contacts_free(grit_contacts *c)
 {
     free(c->pair);
@@ -158,6 +186,7 @@ void grit_contacts_free(grit_contacts *c)
     free(c->phys);
     free(c->cold);
     free(c->ext);
+    free(c->pot);
     memset(c, 0, sizeof *c);
 }
 
@@ -175,7 +204,7 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
 void grit_get_stats(const grit_scene *s, grit_stats *out)
 {
     *out = s->stats;
-    out->potential_pairs = s->c.n;
+    out->potential_pairs = s->c.n + s->c.n_pot - s->c.n_promoted;
     out->real_contacts = s->c.n_real;
     out->verlet_dist = s->verlet_dist;
 }

@@ -3,16 +3,20 @@
  * Velocities live at mid-steps, positions at steps. The forces used in step
  * n were computed by the contact loop of step n-1; the accumulators are reset
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
- * gravity_first_step). */
-#include "core/cell_impl.h"
+ * gravity_first_step). Imposed motion along local axes (law tester) is
+ * applied by local6.c, called only for particles flagged PF_LOCAL6. */
 #include "integrate/integrate.h"
+#include "collide/broadphase.h"
+#include "core/cell_impl.h"
+#include "integrate/local6.h"
 #include "shape/shape.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
 static inline double damp(double a, double f, double v, double d)
 {
-    double x = f * v;
-    return a * (1.0 - d * (x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0)));
+    const double x = f * v;
+    const double sgn = (double)((x > 0) - (x < 0)); /* branch-free: signs are random */
+    return a * (1.0 - d * sgn);
 }
 
 /* q' = 1/2 q (0, wb), wb in body axes */
@@ -167,6 +171,9 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     }
     if (periodic) vw.v = cell_velocity(s->cell, vw.v, b->pr[i].pos, a, blocked);
     else vw.v = v3_madd(vw.v, dt, a);
+    if (!asph) vw.w = v3_madd(vw.w, dt, al);
+    if (periodic && !asph) vw.w = v3_add(vw.w, cell_dspin(s->cell, blocked));
+    if (general && (fl & PF_LOCAL6)) grit_local6_velocity(s, i, &vw);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
     b->pr[i].pos = pos;
     if (asph) {
@@ -186,17 +193,19 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         b->vw[i].v = vw.v;
         aspherical_rotate(s, i, M, dt);
     } else {
-        vw.w = v3_madd(vw.w, dt, al);
-        if (periodic) vw.w = v3_add(vw.w, cell_dspin(s->cell, blocked));
         if (vw.w.x != 0 || vw.w.y != 0 || vw.w.z != 0)
             b->ori[i] = q_renorm(q_mul(q_rotvec(v3_scale(vw.w, dt)), b->ori[i]));
         b->vw[i] = vw;
     }
-    if (general && (fl & PF_MOVES_SHAPE)) grit_shape_classes[b->shape[i]]->follow_node(s, i);
+    if (general && (fl & PF_MOVES_SHAPE)) {
+        grit_shape_classes[b->shape[i]]->follow_node(s, i);
+        if (grit_broadphase_box_escaped(s, i)) S->maxd2 = INFINITY; /* rotation moved the vertices */
+    }
     /* reset the accumulators for the contact loop of this step */
     const bool grav = has_g && !(fl & PF_NO_GRAVITY);
     b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
     b->ft[i].t = v3_zero();
+    if (general && (fl & PF_LOCAL6)) grit_local6_force(s, i);
     grit_vec3 dpos = v3_sub(pos, b->refpos[i]);
     if (periodic) dpos = cell_disp(s->cell, i, dpos);
     const double d2 = v3_norm2(dpos);
@@ -204,7 +213,7 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     S->check += pos.x + pos.y + pos.z;
 }
 
-enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE };
+enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 };
 
 static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool track, const bool has_d,
                                                                  const bool has_g, const bool periodic, lf_sums *S)
