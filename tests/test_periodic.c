@@ -1,6 +1,8 @@
 /* Periodic cells (spec 9.3): T28, the error paths, the homogeneous motion of
  * particles and cell, a periodic gas (energy and momentum), and the broad
  * phase against brute force over images in sheared, deforming cells. */
+#include <unistd.h>
+
 #include "fixture.h"
 
 static const double UNIT[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -79,6 +81,10 @@ static void error_paths(void)
     CHECK(grit_add_wall(s, &wd) == GRIT_ESTATE);
     CHECK(has(grit_last_error(s), "periodic"));
     CHECK(grit_particle_count(s) == 0);
+    /* restart files do not hold the cell: refused, nothing written */
+    CHECK(grit_save(s, "test_periodic_refused.grit") == GRIT_ESTATE);
+    CHECK(has(grit_last_error(s), "periodic cell"));
+    CHECK(access("test_periodic_refused.grit", F_OK) != 0);
     /* a sphere too large for the cell: refused by the cell ... */
     fx_sphere(s, mat, v3(0.5, 0.5, 0.5), 0.3, v3_zero());
     const double small[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
