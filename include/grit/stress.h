@@ -4,11 +4,12 @@
  *   sigma = 1/V sum_c sym(F_c (x) l_c)
  *
  * F_c is the contact force on particle A, l_c = x_B - x_A the branch vector
- * (with the periodic image of B). Tension is positive. For a contact with a
- * wall or a facet, which has no centre, the branch vector is taken from the
- * contact point to the sphere's centre: the term of the sphere alone, as in
- * the particle form of the Love formula. Matrices are row-major
- * double[3][3], symmetric. */
+ * (with the periodic image of B), x the node of a sphere, capsule or
+ * ellipsoid. Tension is positive. For a contact with a boundary (wall,
+ * facet, infinite cylinder, rod), which has no centre, the branch vector is
+ * taken from the contact point to the particle's centre: the particle's
+ * term alone, as in the particle form of the Love formula. Matrices are
+ * row-major double[3][3], symmetric. */
 #ifndef GRIT_STRESS_H
 #define GRIT_STRESS_H
 

@@ -6,6 +6,14 @@
 #include "core/cell_impl.h"
 #include "grit/stress.h"
 
+/* Free bodies have a centre (their node); boundaries (walls, facets,
+ * infinite cylinders, rods) do not: their side of a contact starts at the
+ * contact point. */
+static inline bool has_centre(int shape)
+{
+    return shape == GRIT_SHAPE_SPHERE || shape == GRIT_SHAPE_CAPSULE || shape == GRIT_SHAPE_ELLIPSOID;
+}
+
 static inline bool inside(grit_vec3 c, const grit_vec3 *lo, const grit_vec3 *hi)
 {
     return c.x >= lo->x && c.x <= hi->x && c.y >= lo->y && c.y <= hi->y && c.z >= lo->z && c.z <= hi->z;
@@ -20,10 +28,9 @@ void grit_contact_virial(const grit_scene *s, const grit_vec3 *lo, const grit_ve
         if (!(p->flags & CF_REAL)) continue;
         const grit_l6geom *g = &C->geom[k];
         if (lo && !inside(g->c, lo, hi)) continue;
-        const bool sa = s->b.shape[p->a] == GRIT_SHAPE_SPHERE, sb = s->b.shape[p->b] == GRIT_SHAPE_SPHERE;
+        const bool sa = has_centre(s->b.shape[p->a]), sb = has_centre(s->b.shape[p->b]);
         if (!sa && !sb) continue;
         const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, p->cell) : v3_zero();
-        /* a boundary body (wall, facet) has no centre: use the contact point */
         const grit_vec3 xa = sa ? s->b.pr[p->a].pos : g->c;
         const grit_vec3 xb = sb ? v3_add(s->b.pr[p->b].pos, shift) : g->c;
         const grit_vec3 l = v3_sub(xb, xa);
