@@ -453,7 +453,7 @@ static void cell_deformation_triggers_rebuild(void)
 }
 
 /* The broad phase in a cell sheared and squeezed fast (a rebuild triggered by
- * the deformation of the cell, not by the particles): at every step the
+ * the deformation of the cell, not by the particles): every third step the
  * real contacts are exactly the brute-force overlaps. */
 static void broad_phase_in_deforming_sheared_cell(void)
 {
@@ -462,8 +462,8 @@ static void broad_phase_in_deforming_sheared_cell(void)
     const double L[3][3] = {{-0.4, 0.8, 0.0}, {0.0, -0.4, 0.0}, {0.3, 0.0, -0.4}};
     fx_must(s, grit_cell_set_grad_v(s, L), "gradV");
     int across = 0, contacts = 0;
-    for (int k = 0; k < 300; k++) {
-        CHECK(grit_step(s, 1) == GRIT_OK);
+    for (int k = 0; k < 100; k++) { /* a missed contact would stay missed until the next rebuild */
+        CHECK(grit_step(s, 3) == GRIT_OK);
         across += check_against_brute_force(s);
         contacts += grit_contact_count(s);
     }
@@ -473,7 +473,7 @@ static void broad_phase_in_deforming_sheared_cell(void)
     grit_cell_get(s, Hn);
     printf("    deforming cell: %ld steps, %ld rebuilds, H[0][1] %.3f -> %.3f, %d contacts checked, %d across\n",
            grit_step_count(s), st.rebuilds, H[0][1], Hn[0][1], contacts, across);
-    CHECK(across > 20);
+    CHECK(across > 10);
     CHECK(Hn[0][1] > 0.33);
     CHECK(st.rebuilds > 10 && st.rebuilds < grit_step_count(s) / 2); /* most steps reuse the pair list */
     grit_scene_destroy(s);
