@@ -8,5 +8,6 @@
 #include "grit/params.h"
 #include "grit/scene.h"
 #include "grit/shapes.h"
+#include "grit/stl.h"
 
 #endif
