@@ -101,6 +101,8 @@ int grit_contact_loop(grit_scene *s)
         case GRIT_CG2_SPHERE_CAPSULE: n_real += BY_LAW(cg2_sphere_capsule); break;
         case GRIT_CG2_FACET_FACET: n_real += BY_LAW(cg2_facet_facet); break;
         case GRIT_CG2_FACET_INFCYLINDER: n_real += BY_LAW(cg2_facet_infcylinder); break;
+        case GRIT_CG2_FACET_ELLIPSOID: n_real += BY_LAW(cg2_facet_ellipsoid); break;
+        case GRIT_CG2_CAPSULE_ELLIPSOID: n_real += BY_LAW(cg2_capsule_ellipsoid); break;
         default: break;
         }
     }
