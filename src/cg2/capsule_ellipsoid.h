@@ -20,8 +20,11 @@ static inline bool cg2_capsule_ellipsoid(const grit_scene *s, int a, int b, grit
     ell e = ell_of(s, b, shift);
     grit_vec3 xa = s->b.pr[a].pos;
     if (!real && v3_norm2(v3_sub(e.c, xa)) > sq(r + half + ell_max(&e))) return false;
+    grit_vec3 u = grit_capsule_axis(s, a);
+    if (!real && v3_norm2(v3_sub(e.c, v3_madd(xa, seg_closest_param(xa, u, half, e.c), u))) > sq(r + ell_max(&e)))
+        return false;
     grit_vec3 q, x, nout;
-    double d = ell_segment(&e, xa, grit_capsule_axis(s, a), half, &q, &x, &nout);
+    double d = ell_segment(&e, xa, u, half, &q, &x, &nout);
     o->uN = d - r;
     if (!real && o->uN > 0) return false;
     o->n = v3_neg(nout);

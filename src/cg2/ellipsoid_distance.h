@@ -9,7 +9,7 @@
  * Newton's method started where f <= 0 descends monotonically onto it.
  * The signed distance of a convex body is a convex function, so along a
  * segment its minimum is where the derivative u.n(s) changes sign (n: the
- * outward normal at the nearest point), found by bisection. The contacts
+ * outward normal at the nearest point). The contacts
  * built on these are exact: gap, common normal and contact point on it. */
 #ifndef GRIT_CG2_ELLIPSOID_DISTANCE_H
 #define GRIT_CG2_ELLIPSOID_DISTANCE_H
@@ -77,28 +77,40 @@ static inline double ell_point(const ell *e, grit_vec3 y, grit_vec3 *x, grit_vec
 
 /* Point of segment c + s u (|s| <= h, u unit) nearest to the ellipsoid:
  * returns the signed distance, the point *q, nearest surface point *x and
- * outward normal *nout. */
+ * outward normal *nout. The derivative u.n(s) increases with s; its root is
+ * bracketed and found by false position (Illinois). */
 static inline double ell_segment(const ell *e, grit_vec3 c, grit_vec3 u, double h, grit_vec3 *q, grit_vec3 *x,
                                  grit_vec3 *nout)
 {
-    double lo = -h, hi = h, s;
-    grit_vec3 xx, nn;
-    if (h == 0) {
-        s = 0;
-    } else {
+    double s = 0;
+    if (h > 0) {
+        grit_vec3 xx, nn;
+        double lo = -h, hi = h;
         ell_point(e, v3_madd(c, lo, u), &xx, &nn);
-        if (v3_dot(u, nn) >= 0) s = lo; /* the distance grows along the whole segment */
+        double glo = v3_dot(u, nn);
+        ell_point(e, v3_madd(c, hi, u), &xx, &nn);
+        double ghi = v3_dot(u, nn);
+        if (glo >= 0) s = lo; /* the distance grows along the whole segment */
+        else if (ghi <= 0) s = hi;
         else {
-            ell_point(e, v3_madd(c, hi, u), &xx, &nn);
-            if (v3_dot(u, nn) <= 0) s = hi;
-            else {
-                for (int it = 0; it < 64 && hi - lo > 1e-14 * h; it++) {
-                    double m = 0.5 * (lo + hi);
-                    ell_point(e, v3_madd(c, m, u), &xx, &nn);
-                    if (v3_dot(u, nn) < 0) lo = m;
-                    else hi = m;
+            int side = 0;
+            for (int it = 0; it < 100 && hi - lo > 1e-13 * h; it++) {
+                s = (lo * ghi - hi * glo) / (ghi - glo);
+                if (!(s > lo && s < hi)) s = 0.5 * (lo + hi);
+                ell_point(e, v3_madd(c, s, u), &xx, &nn);
+                double g = v3_dot(u, nn);
+                if (g == 0) break;
+                if (g < 0) {
+                    lo = s;
+                    glo = g;
+                    if (side == -1) ghi *= 0.5;
+                    side = -1;
+                } else {
+                    hi = s;
+                    ghi = g;
+                    if (side == 1) glo *= 0.5;
+                    side = 1;
                 }
-                s = 0.5 * (lo + hi);
             }
         }
     }

@@ -32,7 +32,9 @@ static inline bool cg2_facet_ellipsoid(const grit_scene *s, int a, int b, grit_v
     const double h = f->half_thick;
     ell e = ell_of(s, b, shift);
     double side = v3_dot(v3_sub(e.c, f->v[0]), f->normal);
-    if (!real && fabs(side) > h + ell_max(&e)) return false;
+    const double reach = h + ell_max(&e); /* bounding sphere of the ellipsoid, plus h */
+    if (!real && fabs(side) > reach) return false;
+    if (!real && v3_norm2(v3_sub(e.c, grit_facet_nearest_point(f, e.c))) > reach * reach) return false;
     /* towards the ellipsoid's side (kept once in contact: two-sided facet) */
     bool up = real ? v3_dot(prev->ex, f->normal) >= 0 : side >= 0;
     grit_vec3 m = up ? f->normal : v3_neg(f->normal);
@@ -50,6 +52,9 @@ static inline bool cg2_facet_ellipsoid(const grit_scene *s, int a, int b, grit_v
         g = INFINITY;
         for (int i = 0; i < 3; i++) {
             grit_vec3 A = f->v[i], B = f->v[(i + 1) % 3], u = v3_sub(B, A);
+            /* the ellipsoid lies within ell_max of its centre: skip edges
+             * that cannot beat the best one */
+            if (v3_norm(v3_sub(e.c, seg_closest(A, B, e.c))) - ell_max(&e) >= g) continue;
             double len = v3_norm(u);
             grit_vec3 q, x, nout;
             double d = ell_segment(&e, v3_scale(v3_add(A, B), 0.5), v3_scale(u, 1.0 / len), 0.5 * len, &q, &x, &nout);
