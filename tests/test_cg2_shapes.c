@@ -675,8 +675,8 @@ static void capsule_ellipsoid(void)
     grit_contact_info ci;
     if (su_contact(s, c, e, &ci)) {
         CHECK_ABS(ci.uN, -0.02, 1e-15);
-        CHECK_VEC(ci.normal, 0, 0, 1, 1e-13); /* through a rotation */
-        CHECK_VEC(ci.point, 0.3, 0, 0.09, 1e-15);
+        CHECK_VEC(ci.normal, 0, 0, 1, 1e-13); /* through a rotation and a 1-D search */
+        CHECK_VEC(ci.point, 0.3, 0, 0.09, 1e-13);
         CHECK_ABS(ci.lens[0], 0.1, 0);
         CHECK_ABS(ci.lens[1], 0.19, 1e-15);
         CHECK_REL(ci.area, M_PI * 0.01, 1e-14);

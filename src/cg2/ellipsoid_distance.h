@@ -94,9 +94,12 @@ static inline double ell_segment(const ell *e, grit_vec3 c, grit_vec3 u, double 
         else if (ghi <= 0) s = hi;
         else {
             int side = 0;
-            for (int it = 0; it < 100 && hi - lo > 1e-13 * h; it++) {
+            double sprev = INFINITY;
+            for (int it = 0; it < 100 && hi - lo > 1e-15 * h; it++) {
                 s = (lo * ghi - hi * glo) / (ghi - glo);
                 if (!(s > lo && s < hi)) s = 0.5 * (lo + hi);
+                if (fabs(s - sprev) <= 1e-15 * h) break;
+                sprev = s;
                 ell_point(e, v3_madd(c, s, u), &xx, &nn);
                 double g = v3_dot(u, nn);
                 if (g == 0) break;
