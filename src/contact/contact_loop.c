@@ -56,6 +56,8 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
     case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
     case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
     case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
+    case GRIT_CG2_FACET_ELLIPSOID: return BY_LAW(cg2_facet_ellipsoid);
+    case GRIT_CG2_CAPSULE_ELLIPSOID: return BY_LAW(cg2_capsule_ellipsoid);
     default: return 0;
     }
 }
