@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Check the VTK output of a grit run the way ParaView would read it.
 
-    check_vtk.py DIR [--energy FILE] [--particles N] [--require-vtk]
+    check_vtk.py DIR [--stats FILE] [--particles N] [--require-vtk]
 
 Every .pvd index in DIR is parsed; every file it lists must exist and be a
 well-formed VTK XML UnstructuredGrid whose arrays (text or base64) have the
 declared number of tuples, whose cells index existing points, and whose
-timesteps increase. With --energy, the number of contacts in each frame must
-equal the `contacts` column of the energy CSV at that step; with
+timesteps increase. With --stats, the number of contacts in each frame must
+equal the `contacts` column of the run's stats.csv at that step; with
 --particles, every particles frame must hold N spheres. If the VTK Python
 module is installed (Debian: python3-vtk9), every file is also read with
 vtkXMLUnstructuredGridReader and its arrays compared with the XML ones.
@@ -139,7 +139,7 @@ def check_with_vtk(path, npts, ncells, arrays):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
-    ap.add_argument("--energy")
+    ap.add_argument("--stats")
     ap.add_argument("--particles", type=int)
     ap.add_argument("--require-vtk", action="store_true")
     a = ap.parse_args()
@@ -152,8 +152,8 @@ def main():
         if a.require_vtk:
             problem("the VTK Python module is not installed (Debian: python3-vtk9)")
     contacts_at = {}
-    if a.energy:
-        with open(a.energy) as f:
+    if a.stats:
+        with open(a.stats) as f:
             for row in csv.DictReader(f):
                 contacts_at[int(row["step"])] = int(row["contacts"])
     pvds = sorted(p for p in os.listdir(a.dir) if p.endswith(".pvd"))
@@ -180,7 +180,7 @@ def main():
                 if npts != 2 * ncells:
                     problem(f"{d.get('file')}: {npts} points for {ncells} contact lines")
                 if step in contacts_at and contacts_at[step] != ncells:
-                    problem(f"{d.get('file')}: {ncells} contacts, energy CSV says {contacts_at[step]}")
+                    problem(f"{d.get('file')}: {ncells} contacts, stats CSV says {contacts_at[step]}")
                 fn = arrays.get("CellData/fn", (1, []))[1]
                 if any(v < 0 for v in fn):
                     problem(f"{d.get('file')}: negative normal force (tension) in fn")

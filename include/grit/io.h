@@ -58,13 +58,17 @@ int grit_vtk_series_write(grit_vtk_series *v, const grit_scene *s);
 int grit_vtk_series_frames(const grit_vtk_series *v);
 void grit_vtk_series_destroy(grit_vtk_series *v);
 
-/* ---- energy time series (CSV) ------------------------------------------------ */
-/* Columns: step, time, dt, one per grit_energy_name entry, total,
- * balance_error (grit_energy_rel_error), contacts, potential_pairs,
- * rebuilds. The file is written as PATH.partial and renamed to PATH by
+/* ---- time series (CSV) -------------------------------------------------------- */
+/* One row per grit_energy_log_row call in each of two files:
+ * - path: step, time, one column per grit_energy_name entry, total,
+ *   rel_error (the balance error, grit_energy_rel_error): the layout of the
+ *   Python package's grit.records, so that grit.plot draws it;
+ * - stats_path (may be NULL): step, time, dt, contacts (real),
+ *   potential_pairs, rebuilds, sorts (grit_get_stats).
+ * Both are written as NAME.partial and renamed to NAME by
  * grit_energy_log_close (commit = true) or removed (commit = false). */
 typedef struct grit_energy_log grit_energy_log;
-grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path);
+grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path, const char *stats_path);
 int grit_energy_log_row(grit_energy_log *e, const grit_scene *s);
 int grit_energy_log_close(grit_energy_log *e, grit_scene *s, bool commit);
 

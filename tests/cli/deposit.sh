@@ -7,11 +7,11 @@ check_output() { # DIR N
     local d=$1 n=$2
     [ -d "$d" ] || fail "$d missing"
     [ -e "$d.partial" ] && fail "$d.partial left behind"
-    for f in grit-run.txt energy.csv final.csv particles.pvd contacts.pvd boundaries.pvd; do
+    for f in grit-run.txt energy.csv stats.csv final.csv particles.pvd contacts.pvd boundaries.pvd; do
         [ -s "$d/$f" ] || fail "$d/$f missing or empty"
     done
     [ "$(($(wc -l <"$d/final.csv") - 1))" = "$n" ] || fail "$d/final.csv does not hold $n spheres"
-    /usr/bin/python3 "$SRC/tools/check_vtk.py" "$d" --energy "$d/energy.csv" --particles "$n" || fail "check_vtk $d"
+    /usr/bin/python3 "$SRC/tools/check_vtk.py" "$d" --stats "$d/stats.csv" --particles "$n" || fail "check_vtk $d"
 }
 
 expect_ok run deposit n=60 time=0.05 out=walls vtk_every=100 progress=0
@@ -43,7 +43,7 @@ ls -d walls.old-* 2>/dev/null && fail "the earlier output was set aside and not 
 # progress: periodic lines when stdout is not a terminal, one updating line on a terminal
 expect_ok run deposit n=30 steps=3000 progress=1e-9 vtk_every=-1 save_every=-1 out=p
 grep -q "^step [0-9]*/3000 .*steps/s.*particle-steps/s.*ETA" out.txt || fail "no progress lines"
-[ -e p/energy.csv ] && fail "save_every=-1 still wrote energy.csv"
+[ -e p/energy.csv ] || [ -e p/stats.csv ] && fail "save_every=-1 still wrote energy.csv or stats.csv"
 ls p/*.pvd 2>/dev/null && fail "vtk_every=-1 still wrote VTK"
 if command -v script >/dev/null; then
     script -qec "$GRIT run deposit n=30 steps=3000 vtk_every=-1 out=tty" /dev/null >tty.txt
