@@ -75,7 +75,7 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
             GRIT_VERSION);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
-    fprintf(f, "\npreprocessor=%s\n", j->pre->name);
+    fputc('\n', f);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
     return 0;
