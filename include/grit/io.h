@@ -33,7 +33,7 @@ typedef enum grit_vtk_format {
     GRIT_VTK_ASCII = 1,  /* plain numbers: readable, larger and slower */
 } grit_vtk_format;
 
-/* One UnstructuredGrid file each (.vtu):
+/* One PolyData file each (.vtp):
  * - particles: one vertex per sphere at its centre; point data id, radius,
  *   velocity, angular_velocity, force, torque.
  * - contacts: one line per real contact, from centre to centre (or to the
@@ -48,8 +48,8 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt);
 int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt);
 
-/* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtu,
- * contacts_<step>.vtu and boundaries_<step>.vtu, and the index files
+/* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtp,
+ * contacts_<step>.vtp and boundaries_<step>.vtp, and the index files
  * DIR/particles.pvd, contacts.pvd, boundaries.pvd rewritten to list every
  * frame with its simulated time (open a .pvd in ParaView). */
 typedef struct grit_vtk_series grit_vtk_series;

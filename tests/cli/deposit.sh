@@ -28,9 +28,28 @@ frames=$(grep -c "<DataSet" walls/particles.pvd)
 grep -q "^n=60$" walls/grit-run.txt || fail "grit-run.txt does not record n=60"
 grep -q "^dt=" walls/grit-run.txt || fail "grit-run.txt does not record dt"
 
+# the checker itself catches a damaged file
+cp -r walls damaged
+f=$(ls damaged/contacts_*.vtp | tail -1)
+sed -i 's/NumberOfLines="[0-9]*"/NumberOfLines="999"/' "$f"
+/usr/bin/python3 "$SRC/tools/check_vtk.py" damaged >/dev/null 2>&1 && fail "check_vtk missed a damaged file"
+
+# ParaView itself, where installed: it reads the last frame of the series
+if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null; then
+    expect_ok run deposit n=300 time=0.3 vtk_frames=2 out=pv progress=0
+    xvfb-run -a pvbatch "$SRC/tools/paraview_snapshot.py" pv pv.png >pv.txt 2>&1
+    contacts=$(awk -F, 'END {print $4}' pv/stats.csv)
+    [ "$contacts" -gt 300 ] || fail "the bed has only $contacts contacts"
+    grep -q "^paraview: t = 0.3.*: 300 spheres, $contacts contacts" pv.txt || fail "ParaView read: $(grep '^paraview' pv.txt)"
+    [ -s pv.png ] || fail "ParaView wrote no image"
+    grep "^paraview: t" pv.txt
+else
+    echo "skipped the ParaView check: no pvbatch or xvfb-run"
+fi
+
 expect_ok run deposit n=60 time=0.05 container=facets vtk_format=ascii out=facets progress=0
 grep -q "60 spheres, 10 walls and facets" out.txt || fail "facets: particle count"
-grep -q 'format="ascii"' facets/particles_000000000.vtu || fail "ascii format not used"
+grep -q 'format="ascii"' facets/particles_000000000.vtp || fail "ascii format not used"
 check_output facets 60
 
 # the same run again replaces the earlier output
