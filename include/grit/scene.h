@@ -202,7 +202,8 @@ int grit_step(grit_scene *s, long n);
 long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
-/* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
+/* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
+ * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
 /* The time step the next grit_step will use (an automatic one resolved now),
  * or the error that grit_step would give (a fixed dt above the critical one);
@@ -279,7 +280,7 @@ typedef struct grit_stats {
     int potential_pairs;  /* pairs in the candidate list */
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
-    double time_integrate, time_collide, time_contacts; /* seconds, accumulated */
+    double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 

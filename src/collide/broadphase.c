@@ -588,11 +588,11 @@ bool grit_broadphase_box_escaped(const grit_scene *s, int i)
 int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
-    /* many contacts created since the last rebuild sit outside the blocks by
-     * kind, on the slow path: rebuild to put them in place */
+    /* most contacts were created since the last rebuild, outside the blocks
+     * by kind and out of space order: rebuild to put them in place */
     const grit_contacts *C = &s->c;
     int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
-    bool reblock = fresh > 64 && fresh > C->n / 8;
+    bool reblock = fresh > 1024 && fresh > C->n / 2;
     if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock ||
         rotation_stale(s, dv)) return grit_broadphase_rebuild(s);
     return GRIT_OK;

@@ -94,8 +94,11 @@ int grit_contact_loop(grit_scene *s)
             n_real += run_range(s, kind, C->kind_start[kind], C->kind_start[kind + 1], &E);
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
-    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT]; k < n_old; k++)
-        n_real += run_range(s, C->pair[k].kind, k, k + 1, &E);
+    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT], k2; k < n_old; k = k2) {
+        /* runs of one kind (promotions come kind by kind): the block loops apply */
+        for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == C->pair[k].kind; k2++) {}
+        n_real += run_range(s, C->pair[k].kind, k, k2, &E);
+    }
     for (int kind = 0; kind < GRIT_CG2_KIND_COUNT; kind++) {
         int r = promote_range(s, kind, C->pot_start[kind], C->pot_start[kind + 1], &E);
         if (r < 0) return r;
