@@ -34,8 +34,9 @@ f=$(ls damaged/contacts_*.vtp | tail -1)
 sed -i 's/NumberOfLines="[0-9]*"/NumberOfLines="999"/' "$f"
 /usr/bin/python3 "$SRC/tools/check_vtk.py" damaged >/dev/null 2>&1 && fail "check_vtk missed a damaged file"
 
-# ParaView itself, where installed: it reads the last frame of the series
-if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null; then
+# ParaView itself, where installed (paraview, python3-paraview, xvfb): it
+# reads the last frame of the series
+if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null && /usr/bin/python3 -c "import paraview" 2>/dev/null; then
     expect_ok run deposit n=300 time=0.3 vtk_frames=2 out=pv progress=0
     xvfb-run -a pvbatch "$SRC/tools/paraview_snapshot.py" pv pv.png >pv.txt 2>&1
     contacts=$(awk -F, 'END {print $4}' pv/stats.csv)
@@ -44,7 +45,7 @@ if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null; then
     [ -s pv.png ] || fail "ParaView wrote no image"
     grep "^paraview: t" pv.txt
 else
-    echo "skipped the ParaView check: no pvbatch or xvfb-run"
+    echo "skipped the ParaView check: pvbatch, xvfb-run or ParaView's Python module missing"
 fi
 
 expect_ok run deposit n=60 time=0.05 container=facets vtk_format=ascii out=facets progress=0
