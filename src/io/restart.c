@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cg2/cg2.h"
+#include "collide/broadphase.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
 
@@ -75,6 +77,7 @@ static void put_params(sink *k, const grit_param_table *t, const void *def)
 
 static void put_array_head(sink *k, const char *name, size_t elem, size_t count)
 {
+    if (strlen(name) > 8) k->failed = true; /* names are 8 bytes in the file */
     char nm[8] = {0};
     memcpy(nm, name, strlen(name) < 8 ? strlen(name) : 8);
     put(k, nm, 8);
@@ -141,6 +144,10 @@ static void sec_shapes(sink *k, const grit_scene *s)
 {
     PUT_ARRAY(k, "walls", s->walls, s->n_walls);
     PUT_ARRAY(k, "facets", s->facets, s->n_facets);
+    PUT_ARRAY(k, "capsules", s->capsules, s->n_capsules);
+    PUT_ARRAY(k, "ellipsds", s->ellipsoids, s->n_ellipsoids);
+    PUT_ARRAY(k, "infcyls", s->infcyls, s->n_infcyls);
+    PUT_ARRAY(k, "rods", s->rods, s->n_rods);
 }
 
 static void sec_bodies(sink *k, const grit_scene *s)
@@ -190,6 +197,9 @@ static void sec_contacts(sink *k, const grit_scene *s)
     put_u32(k, (uint32_t)c->ext_n);
     put_u32(k, (uint32_t)c->n_real);
     PUT_ARRAY(k, "pair", c->pair, c->n);
+    PUT_ARRAY(k, "kindst", c->kind_start, GRIT_CG2_KIND_COUNT + 1);
+    PUT_ARRAY(k, "pot", c->pot, c->n_pot);
+    PUT_ARRAY(k, "potst", c->pot_start, GRIT_CG2_KIND_COUNT + 1);
     put_real_only(k, "geom", sizeof *c->geom, c->geom, c);
     put_real_only(k, "phys", sizeof *c->phys, c->phys, c);
     put_real_only(k, "cold", sizeof *c->cold, c->cold, c);
@@ -198,13 +208,24 @@ static void sec_contacts(sink *k, const grit_scene *s)
 
 static void sec_local6(sink *k, const grit_scene *s) { PUT_ARRAY(k, "local6", s->local6, s->n_local6); }
 
+/* the broad phase's record of its last rebuild (collide/broadphase.h) */
+static void sec_bpstate(sink *k, const grit_scene *s)
+{
+    grit_broadphase_state b;
+    grit_broadphase_get_state(s, &b);
+    PUT_ARRAY(k, "box", b.box, b.n_boxes);
+    PUT_ARRAY(k, "rot", b.rot, b.n_rot);
+    PUT_ARRAY(k, "rot_r", b.rot_r, b.n_rot);
+    PUT_ARRAY(k, "rot_q0", b.rot_q0, b.n_rot);
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
 } sections[] = {
     {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"STEP", sec_step},
     {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
-    {"CONT", sec_contacts}, {"LOC6", sec_local6},
+    {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cg2/cg2.h"
+#include "collide/broadphase.h"
 #include "core/storage.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
@@ -285,11 +286,21 @@ static int load_shapes(loader *L)
     if (index_arrays(L, a, &na) ||
         take_owned_array(L, a, na, "walls", sizeof *s->walls, (void **)&s->walls, &s->n_walls, &s->cap_walls) ||
         take_owned_array(L, a, na, "facets", sizeof *s->facets, (void **)&s->facets, &s->n_facets, &s->cap_facets) ||
+        take_owned_array(L, a, na, "capsules", sizeof *s->capsules, (void **)&s->capsules, &s->n_capsules,
+                         &s->cap_capsules) ||
+        take_owned_array(L, a, na, "ellipsds", sizeof *s->ellipsoids, (void **)&s->ellipsoids, &s->n_ellipsoids,
+                         &s->cap_ellipsoids) ||
+        take_owned_array(L, a, na, "infcyls", sizeof *s->infcyls, (void **)&s->infcyls, &s->n_infcyls,
+                         &s->cap_infcyls) ||
+        take_owned_array(L, a, na, "rods", sizeof *s->rods, (void **)&s->rods, &s->n_rods, &s->cap_rods) ||
         no_extra_arrays(L, a, na))
         return -1;
     for (int i = 0; i < s->n_walls; i++)
         if (s->walls[i].axis < 0 || s->walls[i].axis > 2 || s->walls[i].sense < -1 || s->walls[i].sense > 1)
             return fail(L, "section SHAP: wall %d has axis %d, sense %d", i, s->walls[i].axis, s->walls[i].sense);
+    for (int i = 0; i < s->n_infcyls; i++)
+        if (s->infcyls[i].axis < 0 || s->infcyls[i].axis > 2)
+            return fail(L, "section SHAP: infinite cylinder %d has axis %d", i, s->infcyls[i].axis);
     return 0;
 }
 
@@ -320,8 +331,12 @@ static int load_bodies(loader *L)
     for (int i = 0; i < b->n; i++) {
         int sh = b->shape[i], si = b->sidx[i];
         if (sh >= GRIT_SHAPE_COUNT) return fail(L, "particle %d: shape %d unknown", i, sh);
-        if ((sh == GRIT_SHAPE_WALL && (si < 0 || si >= s->n_walls)) ||
-            (sh == GRIT_SHAPE_FACET && (si < 0 || si >= s->n_facets)))
+        const int ndata[GRIT_SHAPE_COUNT] = {
+            [GRIT_SHAPE_SPHERE] = -1,          [GRIT_SHAPE_WALL] = s->n_walls,
+            [GRIT_SHAPE_FACET] = s->n_facets,  [GRIT_SHAPE_INFCYLINDER] = s->n_infcyls,
+            [GRIT_SHAPE_CAPSULE] = s->n_capsules, [GRIT_SHAPE_ELLIPSOID] = s->n_ellipsoids,
+            [GRIT_SHAPE_ROD] = s->n_rods};
+        if (ndata[sh] >= 0 && (si < 0 || si >= ndata[sh]))
             return fail(L, "particle %d: shape data index %d out of range", i, si);
         if (b->mat[i] >= s->n_mats) return fail(L, "particle %d: material %d does not exist", i, b->mat[i]);
         if ((b->flags[i] & PF_MOVES_SHAPE) && !grit_shape_classes[sh]->follow_node)
@@ -348,25 +363,77 @@ static int load_contacts(loader *L)
     if (grit_contacts_reserve(c, n > 0 ? (int)n : 1)) return fail(L, "out of memory for %u contacts", n);
     if (TAKE(L, a, na, "pair", c->pair, n) || TAKE(L, a, na, "geom", c->geom, n) ||
         TAKE(L, a, na, "phys", c->phys, n) || TAKE(L, a, na, "cold", c->cold, n) ||
-        take_array(L, a, na, "ext", sizeof(double) * ext_n, n, c->ext) || no_extra_arrays(L, a, na))
+        take_array(L, a, na, "ext", sizeof(double) * ext_n, n, c->ext))
         return -1;
     c->n = (int)n;
     c->n_real = (int)n_real;
-    /* pairs: existing particles, the functor of their shapes, grouped by kind */
-    int count[GRIT_CG2_KIND_COUNT + 1] = {0};
-    for (int k = 0; k < c->n; k++) {
-        const grit_pair *p = &c->pair[k];
-        if (p->a < 0 || p->a >= s->b.n || p->b < 0 || p->b >= s->b.n || p->a == p->b)
-            return fail(L, "contact %d: particles (%d, %d) out of range", k, p->a, p->b);
-        grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[p->a]][s->b.shape[p->b]];
-        if (p->kind >= GRIT_CG2_KIND_COUNT || e.kind != p->kind || e.swap)
-            return fail(L, "contact %d: kind %d does not match the shapes of its particles", k, p->kind);
-        if (k > 0 && p->kind < c->pair[k - 1].kind) return fail(L, "contact %d: the list is not grouped by kind", k);
-        count[p->kind + 1]++;
+    /* the blocks by kind, then the contacts created since the last rebuild */
+    int ks[GRIT_CG2_KIND_COUNT + 1], ps[GRIT_CG2_KIND_COUNT + 1], npot = 0;
+    if (array_count(L, a, na, "pot", &npot)) return -1;
+    if (npot > c->cap_pot) {
+        if (grit_grow((void **)&c->pot, sizeof *c->pot, npot)) return fail(L, "out of memory for %d pairs", npot);
+        c->cap_pot = npot;
     }
-    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) count[q + 1] += count[q];
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) c->kind_start[q] = count[q];
+    if (TAKE(L, a, na, "kindst", ks, GRIT_CG2_KIND_COUNT + 1) || TAKE(L, a, na, "pot", c->pot, npot) ||
+        TAKE(L, a, na, "potst", ps, GRIT_CG2_KIND_COUNT + 1) || no_extra_arrays(L, a, na))
+        return -1;
+    c->n_pot = npot;
+    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
+        if (ks[q] < (q ? ks[q - 1] : 0) || ks[q] > c->n || ps[q] < (q ? ps[q - 1] : 0) || ps[q] > npot)
+            return fail(L, "section CONT: block boundaries of kind %d out of order", q);
+        c->kind_start[q] = ks[q];
+        c->pot_start[q] = ps[q];
+    }
+    if (ps[GRIT_CG2_KIND_COUNT] != npot) return fail(L, "section CONT: potential pairs outside the blocks");
+    c->n_promoted = 0;
+    for (int list = 0; list < 2; list++) {
+        const grit_pair *pairs = list ? c->pot : c->pair;
+        const int *start = list ? ps : ks;
+        const int cnt = list ? npot : c->n;
+        for (int k = 0; k < cnt; k++) {
+            const grit_pair *p = &pairs[k];
+            if (p->a < 0 || p->a >= s->b.n || p->b < 0 || p->b >= s->b.n || p->a == p->b)
+                return fail(L, "%s %d: particles (%d, %d) out of range", list ? "pair" : "contact", k, p->a, p->b);
+            grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[p->a]][s->b.shape[p->b]];
+            if (p->kind >= GRIT_CG2_KIND_COUNT || e.kind != p->kind || e.swap)
+                return fail(L, "%s %d: kind %d does not match the shapes of its particles", list ? "pair" : "contact",
+                            k, p->kind);
+            if (k < start[GRIT_CG2_KIND_COUNT] && (k < start[p->kind] || k >= start[p->kind + 1]))
+                return fail(L, "%s %d: kind %d outside its block", list ? "pair" : "contact", k, p->kind);
+            if (list && (p->flags & CF_PROMOTED)) c->n_promoted++;
+        }
+    }
     return 0;
+}
+
+/* The broad phase's record of its last rebuild. */
+static int load_bpstate(loader *L)
+{
+    grit_scene *s = L->s;
+    array_rec a[MAX_ARRAYS];
+    int na, nb = 0, nr = 0;
+    if (index_arrays(L, a, &na) || array_count(L, a, na, "box", &nb) || array_count(L, a, na, "rot", &nr))
+        return -1;
+    if (nb > s->b.n) return fail(L, "section BPST: %d boxes for %d particles", nb, s->b.n);
+    grit_aabb *box = malloc(sizeof *box * (size_t)(nb > 0 ? nb : 1));
+    int32_t *rot = malloc(sizeof *rot * (size_t)(nr > 0 ? nr : 1));
+    double *rot_r = malloc(sizeof *rot_r * (size_t)(nr > 0 ? nr : 1));
+    grit_quat *rot_q0 = malloc(sizeof *rot_q0 * (size_t)(nr > 0 ? nr : 1));
+    int rc = 0;
+    if (!box || !rot || !rot_r || !rot_q0) rc = fail(L, "out of memory");
+    if (!rc && (TAKE(L, a, na, "box", box, nb) || TAKE(L, a, na, "rot", rot, nr) ||
+                TAKE(L, a, na, "rot_r", rot_r, nr) || TAKE(L, a, na, "rot_q0", rot_q0, nr) ||
+                no_extra_arrays(L, a, na)))
+        rc = -1;
+    for (int k = 0; !rc && k < nr; k++)
+        if (rot[k] < 0 || rot[k] >= s->b.n) rc = fail(L, "section BPST: particle index %d out of range", rot[k]);
+    grit_broadphase_state st = {box, nb, rot, rot_r, rot_q0, nr};
+    if (!rc && grit_broadphase_set_state(s, &st)) rc = fail(L, "out of memory");
+    free(box);
+    free(rot);
+    free(rot_r);
+    free(rot_q0);
+    return rc;
 }
 
 static int load_local6(loader *L)
@@ -543,6 +610,7 @@ grit_scene *grit_scene_load(const char *path)
         {"ENER", load_energy, 0, UINT64_MAX},     {"BPHS", load_broadphase, 0, UINT64_MAX},
         {"SHAP", load_shapes, 0, UINT64_MAX},     {"BODY", load_bodies, 0, UINT64_MAX},
         {"CONT", load_contacts, 0, UINT64_MAX},   {"LOC6", load_local6, 0, UINT64_MAX},
+        {"BPST", load_bpstate, 0, UINT64_MAX},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
