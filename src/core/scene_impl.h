@@ -173,6 +173,11 @@ struct grit_scene {
     double max_disp2; /* max squared displacement since rebuild (from integrator) */
 
     grit_stats stats;
+    /* Layout generations, read by grit_array_generation (arrays.h): bumped
+     * whenever the particle (contact) arrays may move, change order or
+     * change length, so that views held outside the engine can tell they
+     * went stale. Whoever reallocates, reorders or resizes them bumps these. */
+    uint64_t gen_bodies, gen_contacts;
     char err[512];
 };
 
