@@ -76,10 +76,12 @@ def format_value(p, v):
 
 
 def _num(x):
+    """Shortest exact text of a number: 0.9, 500, 1e+09, nan."""
     if isinstance(x, float) and math.isnan(x):
         return "nan"
-    if isinstance(x, float) and x == int(x) and abs(x) < 1e15:
-        return repr(int(x)) if abs(x) >= 1 or x == 0 else repr(x)
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+        short = "%g" % x
+        return short if float(short) == x else repr(int(x))
     return repr(x)
 
 

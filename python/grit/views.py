@@ -179,7 +179,7 @@ def make_view(scene, index, info):
     """A guarded NumPy view of array `index` of the scene (info: its ArrayInfo)."""
     lib = _lib.get()
     v = _lib.ArrayView()
-    rc = lib.grit_array_get(scene._ptr, index, _lib.byref(v))
+    rc = lib.grit_array_get(scene._p(), index, _lib.byref(v))
     if rc < 0:
         raise lib.error(rc, lib.grit_last_error(scene._ptr).decode())
     name = info.name.decode()
