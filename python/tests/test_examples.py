@@ -26,3 +26,11 @@ def test_example_runs(example, tmp_path, env_with_grit):
     assert r.returncode == 0, r.stdout + r.stderr
     for name in OUTPUTS[example.name]:
         assert (out / name).stat().st_size > 0, name
+
+
+def test_quickstart_is_short_and_shown_in_the_docs():
+    script = (ROOT / "examples" / "quickstart.py").read_text()
+    assert len(script.splitlines()) <= 20
+    doc = (ROOT / "docs" / "python.md").read_text()
+    shown = doc.split("`examples/quickstart.py`, the whole script:\n\n```python\n", 1)[1].split("```", 1)[0]
+    assert shown == script
