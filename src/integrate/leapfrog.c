@@ -3,8 +3,11 @@
  * Velocities live at mid-steps, positions at steps. The forces used in step
  * n were computed by the contact loop of step n-1; the accumulators are reset
  * to m g after the update (so step 0 moves with zero force, as in Woo, unless
- * gravity_first_step). */
+ * gravity_first_step). Imposed motion along local axes (law tester) is
+ * applied by local6.c, called only for particles flagged PF_LOCAL6. */
 #include "integrate/integrate.h"
+#include "collide/broadphase.h"
+#include "integrate/local6.h"
 #include "shape/shape.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
@@ -125,6 +128,8 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         if (isfinite(ek)) S->ekin += ek;
     }
     vw.v = v3_madd(vw.v, dt, a);
+    if (!asph) vw.w = v3_madd(vw.w, dt, al);
+    if (general && (fl & PF_LOCAL6)) grit_local6_velocity(s, i, &vw);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
     b->pr[i].pos = pos;
     if (asph) {
@@ -140,22 +145,25 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         b->vw[i].v = vw.v;
         aspherical_rotate(s, i, M, dt);
     } else {
-        vw.w = v3_madd(vw.w, dt, al);
         if (vw.w.x != 0 || vw.w.y != 0 || vw.w.z != 0)
             b->ori[i] = q_renorm(q_mul(q_rotvec(v3_scale(vw.w, dt)), b->ori[i]));
         b->vw[i] = vw;
     }
-    if (general && (fl & PF_MOVES_SHAPE)) grit_shape_classes[b->shape[i]]->follow_node(s, i);
+    if (general && (fl & PF_MOVES_SHAPE)) {
+        grit_shape_classes[b->shape[i]]->follow_node(s, i);
+        if (grit_broadphase_box_escaped(s, i)) S->maxd2 = INFINITY; /* rotation moved the vertices */
+    }
     /* reset the accumulators for the contact loop of this step */
     const bool grav = has_g && !(fl & PF_NO_GRAVITY);
     b->ft[i].f = grav ? v3_scale(g, mi.m) : v3_zero();
     b->ft[i].t = v3_zero();
+    if (general && (fl & PF_LOCAL6)) grit_local6_force(s, i);
     const double d2 = v3_norm2(v3_sub(pos, b->refpos[i]));
     if (d2 > S->maxd2) S->maxd2 = d2;
     S->check += pos.x + pos.y + pos.z;
 }
 
-enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE };
+enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 };
 
 static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool track, const bool has_d,
                                                                  const bool has_g, lf_sums *S)
