@@ -6,6 +6,7 @@
 #include "grit/arrays.h"
 #include "grit/grit.h"
 #include "grit/reflect.h"
+#include "core/scene_impl.h"
 #include "test.h"
 
 static grit_scene *scene_with_spheres(int n)
@@ -50,8 +51,8 @@ static void views_match_accessors(void)
     grit_array_view vel = view(s, GRIT_ARRAYS_PARTICLES, "vel");
     grit_array_view id = view(s, GRIT_ARRAYS_PARTICLES, "id");
     grit_array_view idx = view(s, GRIT_ARRAYS_PARTICLES, "index_of_id");
-    CHECK(pos.count == 20 && pos.ncomp == 3 && pos.stride == 32 && !pos.writable);
-    CHECK(vel.writable && vel.stride == 48);
+    CHECK(pos.count == 20 && pos.ncomp == 3 && pos.stride == (int64_t)sizeof(grit_posr) && !pos.writable);
+    CHECK(vel.writable && vel.stride == (int64_t)sizeof(grit_velw));
     int moved = 0;
     for (int row = 0; row < 20; row++) {
         int pid = *(const int32_t *)((const char *)id.data + (size_t)row * (size_t)id.stride);

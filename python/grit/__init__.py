@@ -18,7 +18,9 @@ __version__ = "0.1.0"
 _LAZY = {
     "Scene": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
     "Energy": "scene", "Runner": "scene",
-    "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes",
+    "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
+    "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes",
+    "LawTester": "tester", "Stage": "tester",
     "EnergyRecorder": "records", "read_csv": "records", "write_csv": "records",
     "GritError": "errors", "LibraryNotFoundError": "errors", "ParameterError": "errors", "StateError": "errors",
     "NumericError": "errors", "GritMemoryError": "errors", "GritIOError": "errors", "FormatError": "errors",

@@ -60,6 +60,25 @@ class FacetDef(ctypes.Structure):
     _fields_ = [("v", Vec3 * 3), ("half_thick", c_double), ("material", c_int), ("vel", Vec3), ("mask", c_uint32)]
 
 
+class InfCylinderDef(ctypes.Structure):
+    _fields_ = [("pos", Vec3), ("axis", c_int), ("radius", c_double), ("vel", Vec3), ("angvel", c_double),
+                ("material", c_int), ("mask", c_uint32)]
+
+
+class CapsuleDef(ctypes.Structure):
+    _fields_ = [("pos", Vec3), ("vel", Vec3), ("angvel", Vec3), ("ori", Quat), ("radius", c_double),
+                ("shaft", c_double), ("material", c_int), ("blocked", c_uint), ("mask", c_uint32)]
+
+
+class EllipsoidDef(ctypes.Structure):
+    _fields_ = [("pos", Vec3), ("vel", Vec3), ("angvel", Vec3), ("ori", Quat), ("semi_axes", Vec3),
+                ("material", c_int), ("blocked", c_uint), ("mask", c_uint32)]
+
+
+class RodDef(ctypes.Structure):
+    _fields_ = [("p", Vec3 * 2), ("radius", c_double), ("vel", Vec3), ("material", c_int), ("mask", c_uint32)]
+
+
 class ContactInfo(ctypes.Structure):
     _fields_ = [("id_a", c_int), ("id_b", c_int), ("normal", Vec3), ("ey", Vec3), ("ez", Vec3), ("point", Vec3),
                 ("uN", c_double), ("vel", Vec3), ("angvel", Vec3), ("force", Vec3), ("torque", Vec3),
@@ -83,10 +102,36 @@ class ArrayView(ctypes.Structure):
                 ("writable", c_int32), ("generation", c_uint64)]
 
 
+# ---- the law tester (include/grit/tester.h)
+class TesterState(ctypes.Structure):
+    _fields_ = [("stage", c_int), ("stage_step", c_long), ("stage_time", c_double), ("has_contact", ctypes.c_bool),
+                ("had_contact", ctypes.c_bool), ("time_c0", c_double), ("bounces", c_int), ("dist", c_double)] + \
+               [(n, c_double * 6) for n in ("f", "v", "u", "k", "smoo_f", "smoo_u", "smoo_v", "f_err_rel",
+                                           "f_err_abs", "u_err_rel", "u_err_abs", "v_err_rel", "v_err_abs")] + \
+               [("work", c_double), ("axes", Vec3 * 3), ("flipped", ctypes.c_bool)]
+
+
+class TesterCond(ctypes.Structure):
+    _fields_ = [("quantity", c_int), ("index", c_int), ("op", c_int), ("value", c_double)]
+
+
+# int (*)(grit_scene *, grit_tester *, const grit_tester_state *, void *) and (..., int stage, void *)
+UNTIL_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, POINTER(TesterState), c_void_p)
+DONE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_int, c_void_p)
+
+
+class TesterStage(ctypes.Structure):
+    _fields_ = [("values", c_double * 6), ("whats", ctypes.c_char * 7), ("until", TesterCond),
+                ("until_fn", UNTIL_FN), ("until_data", c_void_p), ("until_every", c_long),
+                ("reset_energy", c_uint), ("done_fn", DONE_FN), ("done_data", c_void_p)]
+
+
 MIRRORS = {"grit_vec3": Vec3, "grit_quat": Quat, "grit_param_info": ParamInfo, "grit_param_table": ParamTable,
            "grit_sphere_def": SphereDef, "grit_wall_def": WallDef, "grit_facet_def": FacetDef,
            "grit_contact_info": ContactInfo, "grit_stats": Stats, "grit_array_info": ArrayInfo,
-           "grit_array_view": ArrayView}
+           "grit_array_view": ArrayView, "grit_infcylinder_def": InfCylinderDef, "grit_capsule_def": CapsuleDef,
+           "grit_ellipsoid_def": EllipsoidDef, "grit_rod_def": RodDef, "grit_tester_state": TesterState,
+           "grit_tester_cond": TesterCond, "grit_tester_stage": TesterStage}
 
 S = c_void_p  # grit_scene *
 ERRBUF = ctypes.c_char * 512
@@ -126,6 +171,7 @@ PROTOTYPES = {
     "grit_get_mass": (c_int, [S, c_int, POINTER(c_double), POINTER(Vec3)]),
     "grit_get_radius": (c_int, [S, c_int, POINTER(c_double)]),
     "grit_get_shape": (c_int, [S, c_int]),
+    "grit_shape_name": (c_char_p, [c_int]),
     "grit_set_vel": (c_int, [S, c_int, Vec3]),
     "grit_set_angvel": (c_int, [S, c_int, Vec3]),
     "grit_set_pos": (c_int, [S, c_int, Vec3]),
@@ -163,6 +209,22 @@ PROTOTYPES = {
     "grit_reflect_constant_name": (c_char_p, [c_int]),
     "grit_reflect_constant_value": (c_long, [c_int]),
     "grit_reflect_sizeof": (c_size_t, [c_char_p]),
+    # law tester
+    "grit_tester_create": (c_void_p, [S, c_int, c_int, c_void_p]),
+    "grit_tester_destroy": (None, [c_void_p]),
+    "grit_default_tester_stage": (TesterStage, []),
+    "grit_tester_cond_parse": (c_int, [c_char_p, POINTER(TesterCond), c_char_p, c_size_t]),
+    "grit_tester_add_stage": (c_int, [c_void_p, POINTER(TesterStage)]),
+    "grit_tester_stage_count": (c_int, [c_void_p]),
+    "grit_tester_step": (c_int, [c_void_p, c_long]),
+    "grit_tester_run": (c_long, [c_void_p, c_long]),
+    "grit_tester_done": (ctypes.c_bool, [c_void_p]),
+    "grit_tester_get_state": (POINTER(TesterState), [c_void_p]),
+    "grit_tester_record_columns": (c_int, [c_void_p]),
+    "grit_tester_record_column_name": (c_char_p, [c_void_p, c_int]),
+    "grit_tester_record_rows": (c_long, [c_void_p]),
+    "grit_tester_record_data": (POINTER(c_double), [c_void_p]),
+    "grit_tester_write_csv": (c_int, [c_void_p, c_char_p]),
     # arrays
     "grit_array_count": (c_int, []),
     "grit_array_info_at": (POINTER(ArrayInfo), [c_int]),

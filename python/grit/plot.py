@@ -122,21 +122,40 @@ def _stage_segments(data):
     return [(int(s), (stage == s) & valid) for s in np.unique(stage[np.isfinite(stage)])]
 
 
+def _varies(part, whole):
+    """Does `part` change by more than 1e-6 of the largest magnitude of `whole`?"""
+    scale = np.nanmax(np.abs(whole)) if np.isfinite(whole).any() else 0.0
+    return scale > 0 and np.ptp(part) > 1e-6 * scale
+
+
 @kind("lawtest", _is_lawtest)
-def plot_lawtest(data, out, title=None, tan_phi=None):
+def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
     """Force against displacement per DoF (NAME-dofs.png) and the friction cone (NAME-cone.png).
 
-    Rows without a contact (NaN) are skipped; colours distinguish stages."""
+    Rows without a contact (NaN) are skipped; colours distinguish stages, named by stage_labels (a list,
+    one per stage) or by number. A DoF with no force and no motion says so instead of plotting."""
     _need(data, [f"u{j}" for j in range(6)] + [f"f{j}" for j in range(6)], "a law-test plot")
     stem = os.path.splitext(out)[0]
     segs = _stage_segments(data)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    if len(segs) > len(colors):
+        colors = [plt.get_cmap("tab20")(k % 20) for k in range(len(segs))]
+
+    def label(s):
+        return f"stage {s}: {stage_labels[s]}" if stage_labels and 0 <= s < len(stage_labels) else f"stage {s}"
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     for j, ax in enumerate(axes.flat):
-        for k, (s, m) in enumerate(segs):
-            if m.any():
-                ax.plot(data[f"u{j}"][m], data[f"f{j}"][m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)],
-                        label=f"stage {s}")
+        u, f = data[f"u{j}"], data[f"f{j}"]
+        if not np.any(np.nan_to_num(f)) and not np.any(np.abs(np.nan_to_num(u)) > 1e-9):
+            ax.text(0.5, 0.5, "no force, no motion\n(|u| < 1e-9 throughout)", ha="center", va="center",
+                    transform=ax.transAxes, color="0.4")
+            ax.set_xticks([])
+            ax.set_yticks([])
+        else:
+            for k, (s, m) in enumerate(segs):
+                # a stage that hardly moves or loads this DoF is one point on the path: no legend entry
+                if m.any() and (_varies(u[m], u) or _varies(f[m], f)):
+                    ax.plot(u[m], f[m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)], label=label(s))
         rot = j >= 3
         ax.set_xlabel(f"{'rotation' if rot else 'displacement'} u{j} [{'rad' if rot else 'm'}]")
         ax.set_ylabel(f"{'torque' if rot else 'force'} f{j} [{'N m' if rot else 'N'}]")
@@ -153,8 +172,8 @@ def plot_lawtest(data, out, title=None, tan_phi=None):
     fn = -data["f0"]
     ft = np.hypot(data["f1"], data["f2"])
     for k, (s, m) in enumerate(segs):
-        if m.any():
-            ax.plot(fn[m], ft[m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)], label=f"stage {s}")
+        if m.any() and (_varies(fn[m], fn) or _varies(ft[m], ft)):
+            ax.plot(fn[m], ft[m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)], label=label(s))
     if tan_phi is not None:
         fmax = np.nanmax(np.abs(fn)) if np.isfinite(fn).any() else 1.0
         x = np.linspace(0, fmax, 2)
@@ -193,7 +212,7 @@ def plot_file(csv, out=None, kind=None, title=None, **options):
         out = os.path.splitext(csv)[0] + ".png"
     fn = KINDS[k][1]
     if k == "lawtest":
-        return fn(data, out, title=title, tan_phi=options.get("tan_phi"))
+        return fn(data, out, title=title, tan_phi=options.get("tan_phi"), stage_labels=options.get("stage_labels"))
     return fn(data, out, title=title)
 
 

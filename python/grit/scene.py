@@ -80,6 +80,7 @@ class Scene:
         object.__setattr__(self, "_materials", [])
         object.__setattr__(self, "_mat_index", {})
         object.__setattr__(self, "_runners", [])
+        object.__setattr__(self, "_testers", [])  # C testers must be freed before the scene
         object.__setattr__(self, "_chunk", 64)
         object.__setattr__(self, "particles", Particles(self))
         object.__setattr__(self, "contacts", Contacts(self))
@@ -90,6 +91,8 @@ class Scene:
         """Free the engine's memory now; the scene (and its views) can no longer be used."""
         ptr = self.__dict__.get("_ptr")
         if ptr is not None:
+            for t in list(self.__dict__.get("_testers", ())):
+                t.close()
             object.__setattr__(self, "_ptr", None)
             _LIB.grit_scene_destroy(ptr)
 

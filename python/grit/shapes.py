@@ -45,10 +45,26 @@ def bits_to_dofs(bits):
 
 
 def shape_names():
-    """{GRIT_SHAPE_* value: lower-case name} from the library's constants."""
-    const = _lib.get().const
-    return {v: k[len("GRIT_SHAPE_"):].lower() for k, v in const.items()
-            if k.startswith("GRIT_SHAPE_") and k != "GRIT_SHAPE_COUNT"}
+    """{grit_shape_type value: lower-case name} from the library (grit_shape_name)."""
+    lib = _lib.get()
+    return {k: lib.grit_shape_name(k).decode().lower() for k in range(lib.const["GRIT_SHAPE_COUNT"])}
+
+
+def as_quat(value, what):
+    """Four real numbers (w, x, y, z); the engine normalises a finite nonzero quaternion."""
+    try:
+        items = list(value)
+    except TypeError:
+        items = []
+    if len(items) != 4 or not all(isinstance(x, numbers.Real) for x in items):
+        raise ParameterError(f"{what} = {value!r} is not a quaternion (w, x, y, z)")
+    return tuple(float(x) for x in items)
+
+
+def _real(value, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{what} = {value!r} is not a number")
+    return float(value)
 
 
 class Shape:
@@ -60,7 +76,8 @@ class Shape:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        Shape.registry[cls.kind] = cls
+        if cls.__dict__.get("kind"):  # not the intermediate bases
+            Shape.registry[cls.kind] = cls
 
     def __init__(self, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
         self.mat = mat
@@ -131,6 +148,101 @@ class Sphere(Shape):
         d.radius = self.radius
         d.angvel = _lib.Vec3(*self.angvel)
         d.blocked = self._bits
+
+
+class _Body(Shape):
+    """Shapes with mass that move freely: center, vel, angvel, ori, fixed/blocked."""
+
+    def __init__(self, center, mat, vel, angvel, ori, fixed, blocked, mask):
+        super().__init__(mat, vel, mask)
+        self.center = as_vec3(center, f"{self.kind}: center")
+        self.angvel = as_vec3(angvel, f"{self.kind}: angvel")
+        self.ori = as_quat(ori, f"{self.kind}: ori")
+        self.blocked = DOF_LETTERS if fixed else blocked
+        self._bits = dofs_to_bits(self.blocked, f"{self.kind}: blocked")
+
+    def fill(self, d):
+        d.pos = _lib.Vec3(*self.center)
+        d.angvel = _lib.Vec3(*self.angvel)
+        d.ori = _lib.Quat(*self.ori)
+        d.blocked = self._bits
+
+
+class Capsule(_Body):
+    """A capsule ``Capsule(center, radius, shaft, ori=(1,0,0,0), mat=None, vel, angvel, fixed, blocked)``: a
+    cylinder of length `shaft` along the local x axis, capped by hemispheres of `radius`."""
+
+    kind = "capsule"
+    struct = _lib.CapsuleDef
+
+    def __init__(self, center, radius, shaft, ori=(1.0, 0.0, 0.0, 0.0), mat=None, vel=(0.0, 0.0, 0.0),
+                 angvel=(0.0, 0.0, 0.0), fixed=False, blocked="", mask=None):
+        super().__init__(center, mat, vel, angvel, ori, fixed, blocked, mask)
+        self.radius, self.shaft = _real(radius, "capsule: radius"), _real(shaft, "capsule: shaft")
+
+    def fill(self, d):
+        super().fill(d)
+        d.radius, d.shaft = self.radius, self.shaft
+
+
+class Ellipsoid(_Body):
+    """An ellipsoid ``Ellipsoid(center, semi_axes, ori=(1,0,0,0), mat=None, vel, angvel, fixed, blocked)``."""
+
+    kind = "ellipsoid"
+    struct = _lib.EllipsoidDef
+
+    def __init__(self, center, semi_axes, ori=(1.0, 0.0, 0.0, 0.0), mat=None, vel=(0.0, 0.0, 0.0),
+                 angvel=(0.0, 0.0, 0.0), fixed=False, blocked="", mask=None):
+        super().__init__(center, mat, vel, angvel, ori, fixed, blocked, mask)
+        self.semi_axes = as_vec3(semi_axes, "ellipsoid: semi_axes")
+
+    def fill(self, d):
+        super().fill(d)
+        d.semi_axes = _lib.Vec3(*self.semi_axes)
+
+
+class InfCylinder(Shape):
+    """An infinite cylinder ``InfCylinder(pos, axis, radius, mat=None, vel=(0,0,0), angvel=0)``: the line
+    through pos along the global axis (0, 1, 2 or 'x', 'y', 'z'). Fixed; vel translates it, angvel [rad/s]
+    turns it about its axis."""
+
+    kind = "infcylinder"
+    struct = _lib.InfCylinderDef
+
+    def __init__(self, pos, axis, radius, mat=None, vel=(0.0, 0.0, 0.0), angvel=0.0, mask=None):
+        super().__init__(mat, vel, mask)
+        self.pos = as_vec3(pos, "infcylinder: pos")
+        self.axis = _axis(axis, "infcylinder")
+        self.radius, self.angvel = _real(radius, "infcylinder: radius"), _real(angvel, "infcylinder: angvel")
+
+    def fill(self, d):
+        d.pos = _lib.Vec3(*self.pos)
+        d.axis, d.radius, d.angvel = self.axis, self.radius, self.angvel
+
+
+class Rod(Shape):
+    """A rod ``Rod(p0, p1, radius, mat=None, vel=(0,0,0))``: the capped cylinder around the segment p0-p1; a
+    fixed (or moving with vel) boundary that meets spheres."""
+
+    kind = "rod"
+    struct = _lib.RodDef
+
+    def __init__(self, p0, p1, radius, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
+        super().__init__(mat, vel, mask)
+        self.p0, self.p1 = as_vec3(p0, "rod: p0"), as_vec3(p1, "rod: p1")
+        self.radius = _real(radius, "rod: radius")
+
+    def fill(self, d):
+        d.p[0], d.p[1] = _lib.Vec3(*self.p0), _lib.Vec3(*self.p1)
+        d.radius = self.radius
+
+
+def _axis(axis, kind):
+    if isinstance(axis, str) and axis in ("x", "y", "z"):
+        return "xyz".index(axis)
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise ParameterError(f"{kind}: axis = {axis!r} must be 0, 1, 2 or 'x', 'y', 'z'")
+    return int(axis)
 
 
 class Wall(Shape):

@@ -11,6 +11,8 @@ OUTPUTS = {
     "quickstart.py": ["quickstart-energy.csv", "quickstart-energy.png"],
     "bouncing_sphere.py": ["bouncing-energy.csv", "bouncing-energy.png"],
     "deposition.py": ["deposition-energy.csv", "deposition-energy.png", "deposition-packing.png"],
+    "law_test_idealelpl.py": ["law-idealelpl.csv", "law-idealelpl-dofs.png", "law-idealelpl-cone.png"],
+    "law_test_linel6.py": ["law-linel6.csv", "law-linel6-dofs.png", "law-linel6-cone.png"],
 }
 
 

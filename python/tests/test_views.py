@@ -40,7 +40,7 @@ def test_layout_is_the_engines_memory():
     r = s.particles.radius
     assert r.strides == (32,) and r.__array_interface__["data"][0] == v.data + 24
     vel = s.particles.vel
-    assert vel.flags.writeable and vel.strides == (48, 8)
+    assert vel.flags.writeable and vel.strides == (c_view(s, 0, "vel").stride, 8) and vel.strides[0] >= 48
     assert np.shares_memory(s.particles.vel, s.particles.angvel) is False
     assert s.particles.ori.shape == (11, 4) and s.particles.id.dtype == np.int32
     assert s.particles.shape.dtype == np.uint8 and s.particles.flags.dtype == np.uint16

@@ -6,6 +6,8 @@
 
 #include "grit/arrays.h"
 #include "grit/scene.h"
+#include "grit/shapes.h"
+#include "grit/tester.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
 typedef struct group {
@@ -19,12 +21,14 @@ typedef struct group {
 FILLER(grit_scene_def, grit_default_scene_def)
 FILLER(grit_frictmat_def, grit_default_frictmat_def)
 FILLER(grit_pair_def, grit_default_pair_def)
+FILLER(grit_tester_def, grit_default_tester_def)
 #define GROUP(table, type) {&table, sizeof(type), fill_##type},
 
 static const group groups[] = {
     GROUP(grit_scene_param_table, grit_scene_def)
     GROUP(grit_frictmat_param_table, grit_frictmat_def)
     GROUP(grit_pair_param_table, grit_pair_def)
+    GROUP(grit_tester_param_table, grit_tester_def)
 };
 enum { N_GROUPS = (int)(sizeof groups / sizeof groups[0]) };
 
@@ -74,7 +78,8 @@ typedef struct constant {
 #define K(name) {#name, (long)(name)},
 static const constant constants[] = {
     K(GRIT_OK) K(GRIT_EINVAL) K(GRIT_ENOMEM) K(GRIT_ESTATE) K(GRIT_EIO) K(GRIT_EFORMAT) K(GRIT_ENUMERIC)
-    K(GRIT_SHAPE_SPHERE) K(GRIT_SHAPE_WALL) K(GRIT_SHAPE_FACET) K(GRIT_SHAPE_COUNT)
+    K(GRIT_SHAPE_SPHERE) K(GRIT_SHAPE_WALL) K(GRIT_SHAPE_FACET) K(GRIT_SHAPE_INFCYLINDER) K(GRIT_SHAPE_CAPSULE)
+    K(GRIT_SHAPE_ELLIPSOID) K(GRIT_SHAPE_ROD) K(GRIT_SHAPE_COUNT)
     K(GRIT_BLOCK_X) K(GRIT_BLOCK_Y) K(GRIT_BLOCK_Z) K(GRIT_BLOCK_RX) K(GRIT_BLOCK_RY) K(GRIT_BLOCK_RZ)
     K(GRIT_BLOCK_ALL)
     K(GRIT_MASK_PARTICLE) K(GRIT_MASK_BOUNDARY) K(GRIT_MASK_LONE)
@@ -82,6 +87,10 @@ static const constant constants[] = {
     K(GRIT_PT_double) K(GRIT_PT_int) K(GRIT_PT_flag) K(GRIT_PT_vec3) K(GRIT_PT_choice)
     K(GRIT_P_NAN_OK) K(GRIT_P_MIN_EXCL) K(GRIT_P_MAX_EXCL)
     K(GRIT_ARRAYS_PARTICLES) K(GRIT_ARRAYS_CONTACTS) K(GRIT_CONTACT_REAL)
+    K(GRIT_IMPOSE_FREE) K(GRIT_IMPOSE_VEL) K(GRIT_IMPOSE_FORCE)
+    K(GRIT_TQ_NONE) K(GRIT_TQ_CONTACT) K(GRIT_TQ_BROKEN) K(GRIT_TQ_UN) K(GRIT_TQ_U) K(GRIT_TQ_F) K(GRIT_TQ_V)
+    K(GRIT_TQ_FERR_REL) K(GRIT_TQ_FERR_ABS) K(GRIT_TQ_STEP) K(GRIT_TQ_TIME) K(GRIT_TQ_BOUNCES) K(GRIT_TQ_ENERGY)
+    K(GRIT_OP_LT) K(GRIT_OP_LE) K(GRIT_OP_GT) K(GRIT_OP_GE)
 };
 enum { N_CONSTANTS = (int)(sizeof constants / sizeof constants[0]) };
 
@@ -99,6 +108,8 @@ typedef struct sized {
 static const sized sizes[] = {
     S(grit_vec3) S(grit_quat) S(grit_param_info) S(grit_param_table)
     S(grit_sphere_def) S(grit_wall_def) S(grit_facet_def)
+    S(grit_infcylinder_def) S(grit_capsule_def) S(grit_ellipsoid_def) S(grit_rod_def)
+    S(grit_tester_state) S(grit_tester_cond) S(grit_tester_stage)
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
 };
 
