@@ -21,7 +21,7 @@
       "simulated time to run (ignored when steps > 0)") \
     X(int, steps, 0, "steps", 0, 2e9, 0, NULL, "number of steps to run; 0: time / dt") \
     X(int, save_every, 0, "steps", -1, 2e9, 0, NULL, \
-      "write a row of energy.csv every that many steps; 0: 200 rows per run; -1: no energy.csv") \
+      "write a row of energy.csv and stats.csv every that many steps; 0: 200 rows per run; -1: none") \
     X(int, vtk_every, 0, "steps", -1, 2e9, 0, NULL, \
       "write a VTK frame every that many steps; 0: vtk_frames frames per run; -1: no VTK output") \
     X(int, vtk_frames, 40, "-", 1, 1e6, 0, NULL, "number of VTK frames when vtk_every is 0") \

@@ -75,7 +75,7 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
             GRIT_VERSION);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
-    fprintf(f, "\npreprocessor=%s\n", j->pre->name);
+    fputc('\n', f);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
     return 0;
@@ -116,7 +116,7 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
     printf("  output        %s/ (%d VTK frames%s, final.csv, %s)\n", o->out,
-           o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv" : "", OUTDIR_MARKER);
+           o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "", OUTDIR_MARKER);
 }
 
 /* Everything before the output folder exists; returns the scene or NULL
@@ -218,12 +218,14 @@ int cmd_run(int argc, char **argv)
         code = EXIT_RUN_FAILED;
     }
     snprintf(path, sizeof path, "%s/energy.csv", o.partial);
+    char stats[4300];
+    snprintf(stats, sizeof stats, "%s/stats.csv", o.partial);
     if (!code && o.vtk_every > 0 &&
         !(o.vtk = grit_vtk_series_create(o.partial, j.run.vtk_format ? GRIT_VTK_ASCII : GRIT_VTK_BINARY))) {
         cli_error("out of memory");
         code = EXIT_RUN_FAILED;
     }
-    if (!code && o.save_every > 0 && !(o.energy = grit_energy_log_open(s, path))) {
+    if (!code && o.save_every > 0 && !(o.energy = grit_energy_log_open(s, path, stats))) {
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }

@@ -129,16 +129,18 @@ static double buf[64][64];
 static void check_files(grit_scene *s, const int ids[4], const char *tag)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/p_%s.vtu", dir, tag);
+    snprintf(path, sizeof path, "%s/p_%s.vtp", dir, tag);
     char *doc = slurp(path);
-    CHECK(doc && strstr(doc, "NumberOfPoints=\"2\" NumberOfCells=\"2\""));
+    CHECK(doc && strstr(doc, "<Piece NumberOfPoints=\"2\" NumberOfVerts=\"2\" NumberOfLines=\"0\" "
+                             "NumberOfStrips=\"0\" NumberOfPolys=\"0\">"));
+    CHECK(doc && strstr(doc, "<Verts>"));
     CHECK(array(doc, "Points", buf[0], 64) == 6);
     CHECK(array(doc, "id", buf[1], 64) == 2 && buf[1][0] == ids[1] && buf[1][1] == ids[2]);
     CHECK(array(doc, "radius", buf[2], 64) == 2 && buf[2][0] == 0.1 && buf[2][1] == 0.1);
     CHECK(array(doc, "velocity", buf[3], 64) == 6);
     CHECK(array(doc, "force", buf[4], 64) == 6);
     CHECK(array(doc, "angular_velocity", buf[5], 64) == 6 && array(doc, "torque", buf[6], 64) == 6);
-    CHECK(array(doc, "types", buf[7], 64) == 2 && buf[7][0] == 1);
+    CHECK(array(doc, "offsets", buf[7], 64) == 2 && buf[7][0] == 1 && buf[7][1] == 2);
     for (int i = 0; i < 2; i++) {
         grit_vec3 x, v, f;
         grit_get_pos(s, ids[1 + i], &x), grit_get_vel(s, ids[1 + i], &v), grit_get_force(s, ids[1 + i], &f);
@@ -148,10 +150,11 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
     }
     free(doc);
 
-    snprintf(path, sizeof path, "%s/c_%s.vtu", dir, tag);
+    snprintf(path, sizeof path, "%s/c_%s.vtp", dir, tag);
     doc = slurp(path);
     CHECK(grit_contact_count(s) == 4); /* A-B, A-floor, B-floor, B-facet */
-    CHECK(doc && strstr(doc, "NumberOfPoints=\"8\" NumberOfCells=\"4\""));
+    CHECK(doc && strstr(doc, "NumberOfPoints=\"8\" NumberOfVerts=\"0\" NumberOfLines=\"4\" "));
+    CHECK(doc && strstr(doc, "<Lines>"));
     CHECK(array(doc, "Points", buf[0], 64) == 24);
     CHECK(array(doc, "id_a", buf[1], 64) == 4);
     CHECK(array(doc, "id_b", buf[2], 64) == 4);
@@ -161,7 +164,7 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
     CHECK(array(doc, "overlap", buf[6], 64) == 4);
     CHECK(array(doc, "ft", buf[7], 64) == 4);
     CHECK(array(doc, "normal", buf[8], 64) == 12);
-    CHECK(array(doc, "types", buf[9], 64) == 4 && buf[9][0] == 3);
+    CHECK(array(doc, "offsets", buf[9], 64) == 4 && buf[9][0] == 2 && buf[9][3] == 8);
     grit_contact_info c;
     int i = 0;
     for (int cur = 0; grit_contact_next(s, &cur, &c); i++) {
@@ -182,11 +185,12 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
     CHECK(i == 4);
     free(doc);
 
-    snprintf(path, sizeof path, "%s/b_%s.vtu", dir, tag);
+    snprintf(path, sizeof path, "%s/b_%s.vtp", dir, tag);
     doc = slurp(path);
-    CHECK(doc && strstr(doc, "NumberOfPoints=\"7\" NumberOfCells=\"2\""));
+    CHECK(doc && strstr(doc, "NumberOfPoints=\"7\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
+                             "NumberOfPolys=\"2\""));
     CHECK(array(doc, "Points", buf[0], 64) == 21);
-    CHECK(array(doc, "types", buf[1], 64) == 2 && buf[1][0] == 9 && buf[1][1] == 5);
+    CHECK(array(doc, "connectivity", buf[1], 64) == 7 && buf[1][6] == 6);
     CHECK(array(doc, "kind", buf[2], 64) == 2 && buf[2][0] == 0 && buf[2][1] == 1);
     CHECK(array(doc, "offsets", buf[3], 64) == 2 && buf[3][0] == 4 && buf[3][1] == 7);
     CHECK(array(doc, "force", buf[4], 64) == 6);
@@ -220,20 +224,20 @@ static void single_files(void)
     for (int f = 0; f < 2; f++) {
         char p[512];
         grit_vtk_format fmt = f ? GRIT_VTK_ASCII : GRIT_VTK_BINARY;
-        snprintf(p, sizeof p, "%s/p_%s.vtu", dir, tags[f]);
+        snprintf(p, sizeof p, "%s/p_%s.vtp", dir, tags[f]);
         CHECK(grit_vtk_write_particles(s, p, fmt) == GRIT_OK);
-        snprintf(p, sizeof p, "%s/c_%s.vtu", dir, tags[f]);
+        snprintf(p, sizeof p, "%s/c_%s.vtp", dir, tags[f]);
         CHECK(grit_vtk_write_contacts(s, p, fmt) == GRIT_OK);
-        snprintf(p, sizeof p, "%s/b_%s.vtu", dir, tags[f]);
+        snprintf(p, sizeof p, "%s/b_%s.vtp", dir, tags[f]);
         CHECK(grit_vtk_write_boundaries(s, p, fmt) == GRIT_OK);
         test_current = tags[f];
         check_files(s, ids, tags[f]);
         test_current = "single_files";
     }
     char p[512];
-    snprintf(p, sizeof p, "%s/nowhere/p.vtu", dir);
+    snprintf(p, sizeof p, "%s/nowhere/p.vtp", dir);
     CHECK(grit_vtk_write_particles(s, p, GRIT_VTK_BINARY) == GRIT_EIO);
-    CHECK(strstr(grit_last_error(s), "nowhere/p.vtu") != NULL);
+    CHECK(strstr(grit_last_error(s), "nowhere/p.vtp") != NULL);
     grit_scene_destroy(s);
 }
 
@@ -256,7 +260,9 @@ static void series_and_energy(void)
     grit_vtk_series *v = grit_vtk_series_create(dir, GRIT_VTK_BINARY);
     char path[512];
     snprintf(path, sizeof path, "%s/energy.csv", dir);
-    grit_energy_log *e = grit_energy_log_open(s, path);
+    char stats[512];
+    snprintf(stats, sizeof stats, "%s/stats.csv", dir);
+    grit_energy_log *e = grit_energy_log_open(s, path, stats);
     CHECK(v && e);
     for (int k = 0; k < 3; k++) {
         CHECK(grit_vtk_series_write(v, s) == GRIT_OK);
@@ -270,9 +276,16 @@ static void series_and_energy(void)
     CHECK(access(path, F_OK) != 0); /* not complete yet: only energy.csv.partial */
     CHECK(grit_energy_log_close(e, s, true) == GRIT_OK);
     char *csv = slurp(path);
-    CHECK(csv && !strncmp(csv, "step,time,dt,kinetic,elast,grav,plast,nonviscDamp,viscDamp,broken,gradV,total,"
-                               "balance_error,contacts,potential_pairs,rebuilds\n1,",
-                          127));
+    char head[512] = "step,time";
+    for (int k = 0; k < GRIT_E_COUNT; k++) snprintf(head + strlen(head), sizeof head - strlen(head), ",%s", grit_energy_name(k));
+    strcat(head, ",total,rel_error\n1,");
+    CHECK(csv && !strncmp(csv, head, strlen(head)));
+    CHECK(strstr(head, ",kinetic,") && strstr(head, ",broken,"));
+    free(csv);
+    csv = slurp(stats); /* the first row: step 1, 4 contacts */
+    const char *row1 = "step,time,dt,contacts,potential_pairs,rebuilds,sorts\n1,9.9999999999999995e-07,"
+                       "9.9999999999999995e-07,4,";
+    CHECK(csv && !strncmp(csv, row1, strlen(row1)));
     int rows = 0;
     for (char *c = csv; c && *c; c++) rows += *c == '\n';
     CHECK(rows == 4);
@@ -280,8 +293,8 @@ static void series_and_energy(void)
     snprintf(path, sizeof path, "%s/contacts.pvd", dir);
     char *pvd = slurp(path);
     CHECK(pvd && strstr(pvd, "timestep=\"9.9999999999999995e-07\" group=\"\" part=\"0\" "
-                             "file=\"contacts_000000001.vtu\""));
-    CHECK(pvd && strstr(pvd, "file=\"contacts_000000016.vtu\""));
+                             "file=\"contacts_000000001.vtp\""));
+    CHECK(pvd && strstr(pvd, "file=\"contacts_000000016.vtp\""));
     int n = 0;
     for (const char *c = pvd; c && (c = strstr(c, "<DataSet")); c++) n++;
     CHECK(n == 4);

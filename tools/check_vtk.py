@@ -1,16 +1,16 @@
 #!/usr/bin/python3
 """Check the VTK output of a grit run the way ParaView would read it.
 
-    check_vtk.py DIR [--energy FILE] [--particles N] [--require-vtk]
+    check_vtk.py DIR [--stats FILE] [--particles N] [--require-vtk]
 
 Every .pvd index in DIR is parsed; every file it lists must exist and be a
-well-formed VTK XML UnstructuredGrid whose arrays (text or base64) have the
+well-formed VTK XML PolyData file whose arrays (text or base64) have the
 declared number of tuples, whose cells index existing points, and whose
-timesteps increase. With --energy, the number of contacts in each frame must
-equal the `contacts` column of the energy CSV at that step; with
+timesteps increase. With --stats, the number of contacts in each frame must
+equal the `contacts` column of the run's stats.csv at that step; with
 --particles, every particles frame must hold N spheres. If the VTK Python
 module is installed (Debian: python3-vtk9), every file is also read with
-vtkXMLUnstructuredGridReader and its arrays compared with the XML ones.
+vtkXMLPolyDataReader and its arrays compared with the XML ones.
 Prints one line per problem and exits 1 if there is any.
 """
 import argparse
@@ -24,7 +24,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 TYPES = {"Float64": ("d", 8), "Float32": ("f", 4), "Int64": ("q", 8), "Int32": ("i", 4), "UInt8": ("B", 1)}
-CELL_SIZE = {1: 1, 3: 2, 5: 3, 9: 4}  # vertex, line, triangle, quad
+# the cells of each section: how many points one may have
+CELL_POINTS = {"Verts": (1, 1), "Lines": (2, 2), "Polys": (3, 4), "Strips": (3, 3)}
 
 problems = []
 
@@ -58,58 +59,62 @@ def decode(da, order, where):
     return list(struct.unpack(order + code * (nbytes // size), raw))
 
 
-def read_vtu(path):
+def read_vtp(path):
     """(n_points, n_cells, {section/name: (ncomp, values)}) from the XML."""
     root = ET.parse(path).getroot()
     where = os.path.basename(path)
-    if root.tag != "VTKFile" or root.get("type") != "UnstructuredGrid":
-        problem(f"{where}: not a VTK UnstructuredGrid file")
+    if root.tag != "VTKFile" or root.get("type") != "PolyData":
+        problem(f"{where}: not a VTK PolyData file")
         return 0, 0, {}
     order = "<" if root.get("byte_order", "LittleEndian") == "LittleEndian" else ">"
     if root.get("header_type", "UInt32") != "UInt64":
         problem(f"{where}: expected header_type UInt64")
-    pieces = root.findall("UnstructuredGrid/Piece")
+    pieces = root.findall("PolyData/Piece")
     if len(pieces) != 1:
         problem(f"{where}: {len(pieces)} pieces, expected 1")
         return 0, 0, {}
     piece = pieces[0]
-    npts, ncells = int(piece.get("NumberOfPoints")), int(piece.get("NumberOfCells"))
+    npts = int(piece.get("NumberOfPoints"))
+    counts = {sec: int(piece.get("NumberOf" + sec, "0")) for sec in CELL_POINTS}
+    ncells = sum(counts.values())
     arrays = {}
-    for section in ("Points", "Cells", "PointData", "CellData"):
+    for section in ("Points", "PointData", "CellData", *CELL_POINTS):
         for da in piece.findall(section + "/DataArray"):
             ncomp = int(da.get("NumberOfComponents", "1"))
             vals = decode(da, order, f"{where} {da.get('Name')}")
             arrays[section + "/" + da.get("Name")] = (ncomp, vals)
-            want = npts if section in ("Points", "PointData") else ncells
-            if section == "Cells" and da.get("Name") == "connectivity":
+            if section in CELL_POINTS:
                 continue
+            want = npts if section in ("Points", "PointData") else ncells
             if len(vals) != want * ncomp:
                 problem(f"{where}: {section} array {da.get('Name')} has {len(vals)} values, expected {want} x {ncomp}")
             if any(isinstance(v, float) and not math.isfinite(v) for v in vals):
                 problem(f"{where}: {section} array {da.get('Name')} holds NaN or infinity")
-    conn = arrays.get("Cells/connectivity", (1, []))[1]
-    offs = arrays.get("Cells/offsets", (1, []))[1]
-    types = arrays.get("Cells/types", (1, []))[1]
     if "Points/Points" not in arrays:
         problem(f"{where}: no Points")
-    prev = 0
-    for i, (o, t) in enumerate(zip(offs, types)):
-        if t not in CELL_SIZE or o - prev != CELL_SIZE[t]:
-            problem(f"{where}: cell {i} of type {t} has {o - prev} points")
-            break
-        prev = o
-    if offs and offs[-1] != len(conn):
-        problem(f"{where}: offsets end at {offs[-1]}, connectivity has {len(conn)}")
-    if conn and (min(conn) < 0 or max(conn) >= npts):
-        problem(f"{where}: connectivity outside [0, {npts})")
+    for sec, (lo, hi) in CELL_POINTS.items():
+        conn = arrays.get(sec + "/connectivity", (1, []))[1]
+        offs = arrays.get(sec + "/offsets", (1, []))[1]
+        if len(offs) != counts[sec]:
+            problem(f"{where}: {len(offs)} {sec} offsets for NumberOf{sec}={counts[sec]}")
+        prev = 0
+        for i, o in enumerate(offs):
+            if not lo <= o - prev <= hi:
+                problem(f"{where}: {sec} cell {i} has {o - prev} points")
+                break
+            prev = o
+        if offs and offs[-1] != len(conn):
+            problem(f"{where}: {sec} offsets end at {offs[-1]}, connectivity has {len(conn)}")
+        if conn and (min(conn) < 0 or max(conn) >= npts):
+            problem(f"{where}: {sec} connectivity outside [0, {npts})")
     return npts, ncells, arrays
 
 
 def check_with_vtk(path, npts, ncells, arrays):
     from vtkmodules.util.numpy_support import vtk_to_numpy
-    from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
+    from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
 
-    r = vtkXMLUnstructuredGridReader()
+    r = vtkXMLPolyDataReader()
     r.SetFileName(path)
     r.Update()
     g = r.GetOutput()
@@ -139,7 +144,7 @@ def check_with_vtk(path, npts, ncells, arrays):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
-    ap.add_argument("--energy")
+    ap.add_argument("--stats")
     ap.add_argument("--particles", type=int)
     ap.add_argument("--require-vtk", action="store_true")
     a = ap.parse_args()
@@ -152,8 +157,8 @@ def main():
         if a.require_vtk:
             problem("the VTK Python module is not installed (Debian: python3-vtk9)")
     contacts_at = {}
-    if a.energy:
-        with open(a.energy) as f:
+    if a.stats:
+        with open(a.stats) as f:
             for row in csv.DictReader(f):
                 contacts_at[int(row["step"])] = int(row["contacts"])
     pvds = sorted(p for p in os.listdir(a.dir) if p.endswith(".pvd"))
@@ -173,20 +178,21 @@ def main():
             if not os.path.exists(path):
                 problem(f"{pvd}: lists missing file {d.get('file')}")
                 continue
-            npts, ncells, arrays = read_vtu(path)
+            before = len(problems)
+            npts, ncells, arrays = read_vtp(path)
             frames += 1
-            step = int(re.search(r"_(\d+)\.vtu$", path).group(1))
+            step = int(re.search(r"_(\d+)\.vtp$", path).group(1))
             if pvd == "contacts.pvd":
                 if npts != 2 * ncells:
                     problem(f"{d.get('file')}: {npts} points for {ncells} contact lines")
                 if step in contacts_at and contacts_at[step] != ncells:
-                    problem(f"{d.get('file')}: {ncells} contacts, energy CSV says {contacts_at[step]}")
+                    problem(f"{d.get('file')}: {ncells} contacts, stats CSV says {contacts_at[step]}")
                 fn = arrays.get("CellData/fn", (1, []))[1]
                 if any(v < 0 for v in fn):
                     problem(f"{d.get('file')}: negative normal force (tension) in fn")
             if pvd == "particles.pvd" and a.particles is not None and npts != a.particles:
                 problem(f"{d.get('file')}: {npts} particles, expected {a.particles}")
-            if have_vtk:
+            if have_vtk and len(problems) == before:  # VTK may crash on what the XML checks found
                 check_with_vtk(path, npts, ncells, arrays)
     leftovers = [p for p in os.listdir(a.dir) if p.endswith(".tmp") or p.endswith(".partial")]
     if leftovers:

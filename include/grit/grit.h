@@ -10,6 +10,7 @@
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/stl.h"
 #include "grit/cell.h"
 #include "grit/stress.h"
 

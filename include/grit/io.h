@@ -33,7 +33,7 @@ typedef enum grit_vtk_format {
     GRIT_VTK_ASCII = 1,  /* plain numbers: readable, larger and slower */
 } grit_vtk_format;
 
-/* One UnstructuredGrid file each (.vtu):
+/* One PolyData file each (.vtp):
  * - particles: one vertex per sphere at its centre; point data id, radius,
  *   velocity, angular_velocity, force, torque.
  * - contacts: one line per real contact, from centre to centre (or to the
@@ -48,8 +48,8 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt);
 int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt);
 
-/* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtu,
- * contacts_<step>.vtu and boundaries_<step>.vtu, and the index files
+/* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtp,
+ * contacts_<step>.vtp and boundaries_<step>.vtp, and the index files
  * DIR/particles.pvd, contacts.pvd, boundaries.pvd rewritten to list every
  * frame with its simulated time (open a .pvd in ParaView). */
 typedef struct grit_vtk_series grit_vtk_series;
@@ -58,13 +58,17 @@ int grit_vtk_series_write(grit_vtk_series *v, const grit_scene *s);
 int grit_vtk_series_frames(const grit_vtk_series *v);
 void grit_vtk_series_destroy(grit_vtk_series *v);
 
-/* ---- energy time series (CSV) ------------------------------------------------ */
-/* Columns: step, time, dt, one per grit_energy_name entry, total,
- * balance_error (grit_energy_rel_error), contacts, potential_pairs,
- * rebuilds. The file is written as PATH.partial and renamed to PATH by
+/* ---- time series (CSV) -------------------------------------------------------- */
+/* One row per grit_energy_log_row call in each of two files:
+ * - path: step, time, one column per grit_energy_name entry, total,
+ *   rel_error (the balance error, grit_energy_rel_error): the layout of the
+ *   Python package's grit.records, so that grit.plot draws it;
+ * - stats_path (may be NULL): step, time, dt, contacts (real),
+ *   potential_pairs, rebuilds, sorts (grit_get_stats).
+ * Both are written as NAME.partial and renamed to NAME by
  * grit_energy_log_close (commit = true) or removed (commit = false). */
 typedef struct grit_energy_log grit_energy_log;
-grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path);
+grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path, const char *stats_path);
 int grit_energy_log_row(grit_energy_log *e, const grit_scene *s);
 int grit_energy_log_close(grit_energy_log *e, grit_scene *s, bool commit);
 

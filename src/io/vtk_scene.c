@@ -71,7 +71,6 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
     double *f = take(&a, 3 * (size_t)n, sizeof *f), *t = take(&a, 3 * (size_t)n, sizeof *t);
     int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)n, sizeof *conn);
     int64_t *off = take(&a, (size_t)n, sizeof *off);
-    uint8_t *types = take(&a, (size_t)n, 1);
     if (!all_taken(&a)) {
         release(&a);
         return oom(s, path);
@@ -89,7 +88,6 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
         ids[k] = id;
         conn[k] = k;
         off[k] = k + 1;
-        types[k] = VTK_CELL_VERTEX;
         k++;
     }
     grit_afile out;
@@ -99,9 +97,9 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
         return rc;
     }
     FILE *o = out.f;
-    vtk_begin(o, n, n);
+    vtk_begin(o, n, VTK_VERTS, n);
     vtk_points(o, fmt, x, n);
-    vtk_cells(o, fmt, conn, off, types, n);
+    vtk_cells(o, fmt, VTK_VERTS, conn, off, n);
     fputs("<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o);
     vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
     vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
@@ -124,7 +122,7 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
     double *fn = take(&a, (size_t)n, sizeof *fn), *ft = take(&a, (size_t)n, sizeof *ft);
     double *force = take(&a, 3 * (size_t)n, sizeof *force), *normal = take(&a, 3 * (size_t)n, sizeof *normal);
     double *overlap = take(&a, (size_t)n, sizeof *overlap);
-    uint8_t *bnd = take(&a, (size_t)n, 1), *types = take(&a, (size_t)n, 1);
+    uint8_t *bnd = take(&a, (size_t)n, 1);
     int64_t *conn = take(&a, 2 * (size_t)n, sizeof *conn), *off = take(&a, (size_t)n, sizeof *off);
     if (!all_taken(&a)) {
         release(&a);
@@ -151,7 +149,6 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
         conn[2 * k] = 2 * k;
         conn[2 * k + 1] = 2 * k + 1;
         off[k] = 2 * k + 2;
-        types[k] = VTK_CELL_LINE;
     }
     grit_afile out;
     int rc = open_file(s, path, &out);
@@ -160,9 +157,9 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
         return rc;
     }
     FILE *o = out.f;
-    vtk_begin(o, 2 * k, k);
+    vtk_begin(o, 2 * k, VTK_LINES, k);
     vtk_points(o, fmt, x, 2 * k);
-    vtk_cells(o, fmt, conn, off, types, k);
+    vtk_cells(o, fmt, VTK_LINES, conn, off, k);
     fputs("<CellData Scalars=\"fn\" Vectors=\"force\">\n", o);
     vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
     vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
@@ -240,7 +237,7 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
     double *x = take(&a, 3 * (size_t)npts, sizeof *x);
     int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)npts, sizeof *conn);
     int64_t *off = take(&a, (size_t)n, sizeof *off);
-    uint8_t *kind = take(&a, (size_t)n, 1), *types = take(&a, (size_t)n, 1);
+    uint8_t *kind = take(&a, (size_t)n, 1);
     double *force = take(&a, 3 * (size_t)n, sizeof *force), *vel = take(&a, 3 * (size_t)n, sizeof *vel);
     if (!all_taken(&a)) {
         release(&a);
@@ -268,7 +265,6 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
                 conn[q] = q;
                 q++;
             }
-            types[k] = VTK_CELL_QUAD;
             kind[k] = 0;
         } else {
             grit_vec3 v[3];
@@ -279,7 +275,6 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
                 conn[q] = q;
                 q++;
             }
-            types[k] = VTK_CELL_TRIANGLE;
             kind[k] = 1;
         }
         off[k] = q;
@@ -295,9 +290,9 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
         return rc;
     }
     FILE *o = out.f;
-    vtk_begin(o, q, k);
+    vtk_begin(o, q, VTK_POLYS, k);
     vtk_points(o, fmt, x, q);
-    vtk_cells(o, fmt, conn, off, types, k);
+    vtk_cells(o, fmt, VTK_POLYS, conn, off, k);
     fputs("<CellData Scalars=\"kind\" Vectors=\"force\">\n", o);
     vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
     vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);

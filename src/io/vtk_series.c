@@ -53,7 +53,7 @@ int grit_vtk_series_frames(const grit_vtk_series *v) { return v->n; }
 
 static void frame_file(char *buf, size_t len, const char *kind, long step)
 {
-    snprintf(buf, len, "%s_%09ld.vtu", kind, step);
+    snprintf(buf, len, "%s_%09ld.vtp", kind, step);
 }
 
 static int write_pvd(const grit_vtk_series *v, grit_scene *s, const char *kind)

@@ -19,16 +19,21 @@ static bool little_endian(void)
     return c == 1;
 }
 
-void vtk_begin(FILE *f, long n_points, long n_cells)
+static const char *const section[3] = {"Verts", "Lines", "Polys"};
+
+void vtk_begin(FILE *f, long n_points, vtk_cells_kind kind, long n_cells)
 {
+    long n[3] = {0, 0, 0};
+    n[kind] = n_cells;
     fprintf(f,
             "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n"
-            "<UnstructuredGrid>\n<Piece NumberOfPoints=\"%ld\" NumberOfCells=\"%ld\">\n",
-            little_endian() ? "LittleEndian" : "BigEndian", n_points, n_cells);
+            "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n"
+            "<PolyData>\n<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"%ld\" NumberOfLines=\"%ld\" "
+            "NumberOfStrips=\"0\" NumberOfPolys=\"%ld\">\n",
+            little_endian() ? "LittleEndian" : "BigEndian", n_points, n[0], n[1], n[2]);
 }
 
-void vtk_end(FILE *f) { fputs("</Piece>\n</UnstructuredGrid>\n</VTKFile>\n", f); }
+void vtk_end(FILE *f) { fputs("</Piece>\n</PolyData>\n</VTKFile>\n", f); }
 
 /* Base64 of the bytes of head and then data as one stream on one line:
  * VTK's reader decodes inline data from its position in the file and takes
@@ -84,12 +89,10 @@ void vtk_points(FILE *f, grit_vtk_format fmt, const double *xyz, long n)
     fputs("</Points>\n", f);
 }
 
-void vtk_cells(FILE *f, grit_vtk_format fmt, const int64_t *conn, const int64_t *offsets, const uint8_t *types,
-               long n)
+void vtk_cells(FILE *f, grit_vtk_format fmt, vtk_cells_kind kind, const int64_t *conn, const int64_t *offsets, long n)
 {
-    fputs("<Cells>\n", f);
+    fprintf(f, "<%s>\n", section[kind]);
     vtk_array(f, fmt, "connectivity", VTK_I64, 1, conn, n > 0 ? offsets[n - 1] : 0);
     vtk_array(f, fmt, "offsets", VTK_I64, 1, offsets, n);
-    vtk_array(f, fmt, "types", VTK_U8, 1, types, n);
-    fputs("</Cells>\n", f);
+    fprintf(f, "</%s>\n", section[kind]);
 }
