@@ -7,5 +7,7 @@
 #include "grit/math.h"
 #include "grit/params.h"
 #include "grit/scene.h"
+#include "grit/tester.h"
+#include "grit/shapes.h"
 
 #endif

@@ -82,6 +82,30 @@ static inline grit_quat q_axis_angle(grit_vec3 axis, double angle)
     double s = sin(0.5 * angle);
     return (grit_quat){cos(0.5 * angle), axis.x * s, axis.y * s, axis.z * s};
 }
+/* Rotation by the rotation vector th (angle |th| about th/|th|). Exact to
+ * double precision; small angles use series instead of sin/cos. */
+static inline grit_quat q_rotvec(grit_vec3 th)
+{
+    double h2 = 0.25 * v3_norm2(th); /* (angle/2)^2 */
+    double c, sinc;                  /* cos(h), sin(h)/h */
+    if (h2 < 1e-4) {
+        c = 1.0 - h2 * (1.0 / 2 - h2 * (1.0 / 24 - h2 * (1.0 / 720 - h2 * (1.0 / 40320))));
+        sinc = 1.0 - h2 * (1.0 / 6 - h2 * (1.0 / 120 - h2 * (1.0 / 5040 - h2 * (1.0 / 362880))));
+    } else {
+        double h = sqrt(h2);
+        c = cos(h);
+        sinc = sin(h) / h;
+    }
+    double k = 0.5 * sinc;
+    return (grit_quat){c, th.x * k, th.y * k, th.z * k};
+}
+/* Renormalise a quaternion whose norm is 1 to within round-off (one Newton
+ * step for 1/sqrt, no division). */
+static inline grit_quat q_renorm(grit_quat q)
+{
+    double k = 0.5 * (3.0 - (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+    return (grit_quat){q.w * k, q.x * k, q.y * k, q.z * k};
+}
 /* Rotate vector a by unit quaternion q (local -> global). */
 static inline grit_vec3 q_rotate(grit_quat q, grit_vec3 a)
 {

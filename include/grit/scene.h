@@ -51,8 +51,12 @@ typedef enum grit_status {
       "start with gravity in the force accumulators (Woo starts with zero: no gravity in step 0)") \
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
+    X(flag, simd, true, "-", 0, 1, 0, NULL, \
+      "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
     X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
       "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
+    X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \
+      "friction of a contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, max, harmavg 2ab/(a+b)") \
     X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
     X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
     X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
@@ -75,6 +79,7 @@ typedef struct grit_scene_def {
 } grit_scene_def;
 
 enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1, GRIT_LAW_KUHN = 2 };
+enum { GRIT_FRICTION_MIN = 0, GRIT_FRICTION_AVG, GRIT_FRICTION_MAX, GRIT_FRICTION_HARMAVG };
 
 grit_scene_def grit_default_scene_def(void);
 extern const grit_param_table grit_scene_param_table;
@@ -117,6 +122,10 @@ typedef enum grit_shape_type {
     GRIT_SHAPE_SPHERE = 0,
     GRIT_SHAPE_WALL,
     GRIT_SHAPE_FACET,
+    GRIT_SHAPE_INFCYLINDER, /* include/grit/shapes.h */
+    GRIT_SHAPE_CAPSULE,
+    GRIT_SHAPE_ELLIPSOID,
+    GRIT_SHAPE_ROD,
     GRIT_SHAPE_COUNT
 } grit_shape_type;
 

@@ -19,9 +19,25 @@ typedef enum grit_cg2_kind {
     GRIT_CG2_SPHERE_SPHERE = 0,
     GRIT_CG2_FACET_SPHERE,
     GRIT_CG2_WALL_SPHERE,
+    GRIT_CG2_INFCYLINDER_SPHERE,
+    GRIT_CG2_ELLIPSOID_ELLIPSOID,
+    GRIT_CG2_SPHERE_ELLIPSOID,
+    GRIT_CG2_WALL_ELLIPSOID,
+    GRIT_CG2_WALL_FACET,
+    GRIT_CG2_ROD_SPHERE,
+    GRIT_CG2_WALL_CAPSULE,
+    GRIT_CG2_CAPSULE_CAPSULE,
+    GRIT_CG2_INFCYLINDER_CAPSULE,
+    GRIT_CG2_FACET_CAPSULE,
+    GRIT_CG2_SPHERE_CAPSULE,
+    GRIT_CG2_FACET_FACET,
+    GRIT_CG2_FACET_INFCYLINDER,
     GRIT_CG2_KIND_COUNT,
     GRIT_CG2_NONE = 255
 } grit_cg2_kind;
+
+/* kind_start in scene_impl.h has room for 32 kinds */
+_Static_assert(GRIT_CG2_KIND_COUNT <= 32, "too many geometry kinds for grit_contacts.kind_start");
 
 typedef struct grit_cg2_out {
     grit_vec3 n;  /* unit normal, A -> B */
@@ -39,6 +55,12 @@ typedef struct grit_cg2_entry {
 
 extern const grit_cg2_entry grit_cg2_dispatch[GRIT_SHAPE_COUNT][GRIT_SHAPE_COUNT];
 extern const char *const grit_cg2_names[GRIT_CG2_KIND_COUNT];
+
+/* Check that no two flat particles (walls, facets without thickness) may
+ * collide: their effective lengths are undefined (spec 2.5, rule 3). Returns
+ * GRIT_EINVAL with a message naming the first such pair, else 0. Cost: one
+ * pass over the particles. */
+int grit_cg2_check_flat_pairs(grit_scene *s);
 
 /* Run the functor of `kind` (not inlined; for tests and cold paths). */
 bool grit_cg2_eval(const grit_scene *s, int kind, int a, int b, grit_vec3 shift, bool real,

@@ -50,7 +50,7 @@ static inline void l6geom_create(grit_l6geom *g, grit_contact_cold *cold, const 
 }
 
 /* Update of an existing contact (spec 1.6). dvs: periodic velocity shift. */
-static inline void l6geom_update(grit_l6geom *g, const grit_cg2_out *o, double dt, bool renorm, grit_vec3 dvs)
+static inline __attribute__((always_inline)) void l6geom_update(grit_l6geom *g, const grit_cg2_out *o, double dt, bool renorm, grit_vec3 dvs)
 {
     grit_vec3 nprev = g->ex, yprev = g->ey, n = o->n;
     grit_vec3 r = v3_cross(nprev, n);

@@ -19,6 +19,7 @@ typedef struct grit_broadphase {
     int32_t *range; /* 6 ints per particle: cell lo xyz, hi xyz (binned ones) */
     uint8_t *special;
     int box_cap;
+    int n_boxes; /* particles boxed at the last rebuild */
     int32_t *specials;
     int n_specials;
     int32_t *cell_start;
@@ -29,7 +30,17 @@ typedef struct grit_broadphase {
     int cand_cap;
     int32_t *old_start, *old_list;
     int old_cap, old_list_cap;
-    grit_contacts next;
+    /* the new candidate list: pairs and the old contact each keeps (-1: none) */
+    grit_pair *npair, *spair;
+    int32_t *nsrc, *perm;
+    uint8_t *done;
+    int nn, ncap, perm_cap;
+    /* rotation-sensitive particles: index, rot_radius, orientation at the
+     * last rebuild (spec 9.1) */
+    int32_t *rot;
+    double *rot_r;
+    grit_quat *rot_q0;
+    int n_rot, rot_cap;
     grit_vec3 origin;
     double h, inv_h;
     int dim[3];
@@ -49,7 +60,14 @@ void grit_broadphase_destroy(grit_broadphase *bp)
     free(bp->cand);
     free(bp->old_start);
     free(bp->old_list);
-    grit_contacts_free(&bp->next);
+    free(bp->npair);
+    free(bp->spair);
+    free(bp->nsrc);
+    free(bp->perm);
+    free(bp->done);
+    free(bp->rot);
+    free(bp->rot_r);
+    free(bp->rot_q0);
     free(bp);
 }
 
@@ -63,7 +81,7 @@ double grit_verlet_dist(grit_scene *s)
     }
     double rmin = INFINITY;
     for (int i = 0; i < s->b.n; i++) {
-        double r = grit_shape_classes[s->b.shape[i]]->pwave_radius(s, i);
+        double r = grit_shape_classes[s->b.shape[i]]->equiv_radius(s, i);
         if (r > 0 && r < rmin) rmin = r;
     }
     s->verlet_dist = isfinite(rmin) ? -vd * rmin : 0.0;
@@ -114,6 +132,7 @@ static int compute_boxes(grit_scene *s, double dv)
         bp->box_cap = c;
     }
     grit_vec3 e = v3(dv, dv, dv);
+    bp->n_boxes = n;
     for (int i = 0; i < n; i++) {
         grit_aabb bb = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
         bp->box[i] = (grit_aabb){v3_sub(bb.lo, e), v3_add(bb.hi, e)};
@@ -251,9 +270,21 @@ static void sort_small(int32_t *v, int n)
     }
 }
 
+/* Two spheres farther apart than r1 + r2 + 2 dv cannot touch before some
+ * particle moves more than dv: no candidate pair (the box test alone lets
+ * through about twice as many pairs as there are contacts in a dense bed). */
+static inline bool spheres_within_skin(const grit_scene *s, int i, int j, double skin2)
+{
+    if (s->b.shape[i] != GRIT_SHAPE_SPHERE || s->b.shape[j] != GRIT_SHAPE_SPHERE) return true;
+    const grit_posr a = s->b.pr[i], b = s->b.pr[j];
+    double reach = a.r + b.r + skin2;
+    return v3_norm2(v3_sub(a.pos, b.pos)) <= reach * reach;
+}
+
 /* Partners j > i of particle i, sorted and unique, into bp->cand. */
 static int partners(grit_scene *s, int i)
 {
+    const double skin2 = 2.0 * s->verlet_dist;
     grit_broadphase *bp = s->bp;
     int nc = 0;
     const grit_aabb *bi = &bp->box[i];
@@ -281,6 +312,7 @@ static int partners(grit_scene *s, int i)
                             cell_coord(bp, fmax(bi->lo.z, bj->lo.z), 2) != z)
                             continue;
                         if (!grit_may_collide(s, i, j)) continue;
+                        if (!spheres_within_skin(s, i, j, skin2)) continue;
                         PUSH(j);
                     }
                 }
@@ -324,25 +356,25 @@ static int index_old_contacts(grit_scene *s)
     return 0;
 }
 
-static int push_contact(grit_contacts *N, int cap_hint)
+static int push_pair(grit_broadphase *bp)
 {
-    if (N->n == N->cap && grit_contacts_reserve(N, N->cap ? 2 * N->cap : (cap_hint > 64 ? cap_hint : 64)))
-        return -1;
-    return N->n++;
+    if (bp->nn == bp->ncap) {
+        int c = bp->ncap ? bp->ncap + bp->ncap / 2 : 1024;
+        if (grit_grow((void **)&bp->npair, sizeof *bp->npair, c) || grit_grow((void **)&bp->nsrc, sizeof *bp->nsrc, c))
+            return -1;
+        bp->ncap = c;
+    }
+    return bp->nn++;
 }
 
-/* Build the new candidate list into bp->next, keeping real contacts. */
+/* The new candidate list (pairs, and for each the old contact whose state it
+ * keeps, or -1) into bp->npair, bp->nsrc. Real contacts are always kept. */
 static int build_pairs(grit_scene *s)
 {
     grit_broadphase *bp = s->bp;
-    grit_contacts *N = &bp->next;
     const grit_contacts *C = &s->c;
     int n = s->b.n;
-    if (N->ext_n != C->ext_n) { /* the law's per-contact state changed size */
-        grit_contacts_free(N);
-        N->ext_n = C->ext_n;
-    }
-    N->n = 0;
+    bp->nn = 0;
     if (index_old_contacts(s)) return -1;
     for (int i = 0; i < n; i++) {
         int nc = partners(s, i);
@@ -362,18 +394,19 @@ static int build_pairs(grit_scene *s)
         if (oe > os) sort_small(bp->cand, nc);
         for (int t = 0; t < nc; t++) {
             int j = bp->cand[t];
-            int k = push_contact(N, 4 * n);
+            int k = push_pair(bp);
             if (k < 0) return -1;
             int old = -1;
             for (int q = os; q < oe && old < 0; q++) {
                 const grit_pair *op = &C->pair[bp->old_list[q]];
                 if (op->a == j || op->b == j) old = bp->old_list[q];
             }
+            bp->nsrc[k] = old;
             if (old >= 0) {
-                grit_contacts_copy(N, k, C, old);
+                bp->npair[k] = C->pair[old];
             } else {
                 grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
-                grit_pair *p = &N->pair[k];
+                grit_pair *p = &bp->npair[k];
                 memset(p, 0, sizeof *p);
                 p->a = e.swap ? j : i;
                 p->b = e.swap ? i : j;
@@ -384,19 +417,140 @@ static int build_pairs(grit_scene *s)
     return 0;
 }
 
-/* Stable partition of bp->next by kind into s->c. */
-static int partition_by_kind(grit_scene *s)
+/* X[k] <- X[perm[k]] for a permutation of [0, m), in place by cycles: the
+ * contact state is never held twice, which keeps peak memory down. */
+static void permute_in_place(void *base, size_t elem, const int32_t *perm, int m, uint8_t *done, void *tmp)
+{
+    char *x = base;
+    if (m <= 0) return;
+    memset(done, 0, (size_t)m);
+    for (int k = 0; k < m; k++) {
+        if (done[k]) continue;
+        done[k] = 1;
+        if (perm[k] == k) continue;
+        memcpy(tmp, x + (size_t)k * elem, elem);
+        int j = k;
+        for (;;) {
+            int src = perm[j];
+            if (src == k) {
+                memcpy(x + (size_t)j * elem, tmp, elem);
+                break;
+            }
+            memcpy(x + (size_t)j * elem, x + (size_t)src * elem, elem);
+            done[src] = 1;
+            j = src;
+        }
+    }
+}
+
+/* Split the new list: pairs that keep a real contact's state go to the
+ * contact list (by kind, stable; their state moved in place), the others to
+ * the potential list (by kind, stable). */
+static int install_pairs(grit_scene *s)
 {
     grit_broadphase *bp = s->bp;
-    grit_contacts *N = &bp->next, *C = &s->c;
-    if (grit_contacts_reserve(C, N->n)) return -1;
-    int count[GRIT_CG2_KIND_COUNT + 1] = {0};
-    for (int k = 0; k < N->n; k++) count[N->pair[k].kind + 1]++;
-    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) count[q + 1] += count[q];
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) C->kind_start[q] = count[q];
-    for (int k = 0; k < N->n; k++) grit_contacts_copy(C, count[N->pair[k].kind]++, N, k);
-    C->n = N->n;
+    grit_contacts *C = &s->c;
+    const int nn = bp->nn, m = C->n;
+    if (reserve_i32(&bp->perm, &bp->perm_cap, m) || grit_grow((void **)&bp->done, 1, m > 0 ? m : 1) ||
+        grit_grow((void **)&bp->spair, sizeof *bp->spair, nn > 0 ? nn : 1))
+        return -1;
+    int creal[GRIT_CG2_KIND_COUNT + 1] = {0}, cpot[GRIT_CG2_KIND_COUNT + 1] = {0};
+    for (int k = 0; k < nn; k++) {
+        if (bp->nsrc[k] >= 0) creal[bp->npair[k].kind + 1]++;
+        else cpot[bp->npair[k].kind + 1]++;
+    }
+    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) {
+        creal[q + 1] += creal[q];
+        cpot[q + 1] += cpot[q];
+    }
+    const int nreal = creal[GRIT_CG2_KIND_COUNT], npot = cpot[GRIT_CG2_KIND_COUNT];
+    /* room for every potential pair to become a contact: untouched pages of
+     * a large allocation cost no memory, and promotion never reallocates */
+    if (nreal + npot > C->cap) {
+        int c = nreal + npot;
+        if (grit_contacts_reserve(C, c + c / 8 + 64)) return -1;
+    }
+    if (npot > C->cap_pot) {
+        int c = npot + npot / 4 + 64;
+        if (grit_grow((void **)&C->pot, sizeof *C->pot, c)) return -1;
+        C->cap_pot = c;
+    }
+    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
+        C->kind_start[q] = creal[q];
+        C->pot_start[q] = cpot[q];
+    }
+    /* the contact list: new position -> old slot, completed to a permutation */
+    uint8_t *used = bp->done;
+    if (m > 0) memset(used, 0, (size_t)m);
+    for (int k = 0; k < nn; k++) {
+        if (bp->nsrc[k] < 0) {
+            C->pot[cpot[bp->npair[k].kind]++] = bp->npair[k];
+            continue;
+        }
+        int pos = creal[bp->npair[k].kind]++;
+        bp->spair[pos] = bp->npair[k];
+        bp->perm[pos] = bp->nsrc[k];
+        used[bp->nsrc[k]] = 1;
+    }
+    int freeslot = 0;
+    for (int k = nreal; k < m; k++) {
+        while (used[freeslot]) freeslot++;
+        bp->perm[k] = freeslot++;
+    }
+    size_t emax = sizeof(grit_l6geom);
+    if ((size_t)C->ext_n * sizeof(double) > emax) emax = (size_t)C->ext_n * sizeof(double);
+    void *tmp = malloc(emax);
+    if (!tmp) return -1;
+    permute_in_place(C->geom, sizeof *C->geom, bp->perm, m, bp->done, tmp);
+    permute_in_place(C->phys, sizeof *C->phys, bp->perm, m, bp->done, tmp);
+    permute_in_place(C->cold, sizeof *C->cold, bp->perm, m, bp->done, tmp);
+    if (C->ext_n > 0) permute_in_place(C->ext, sizeof(double) * (size_t)C->ext_n, bp->perm, m, bp->done, tmp);
+    free(tmp);
+    if (nreal > 0) memcpy(C->pair, bp->spair, sizeof *C->pair * (size_t)nreal);
+    C->n = nreal;
+    C->n_pot = npot;
+    C->n_promoted = 0;
     return 0;
+}
+
+/* Remember the orientation of every particle whose box depends on it:
+ * capsules and ellipsoids, and facets or rods that move. */
+static int record_rotations(grit_scene *s)
+{
+    grit_broadphase *bp = s->bp;
+    bp->n_rot = 0;
+    for (int i = 0; i < s->b.n; i++) {
+        const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];
+        if (!sc->rot_radius || (sc->follow_node && !(s->b.flags[i] & PF_MOVES_SHAPE))) continue;
+        if (bp->n_rot == bp->rot_cap) {
+            int c = bp->rot_cap ? 2 * bp->rot_cap : 64;
+            if (grit_grow((void **)&bp->rot, sizeof *bp->rot, c) || grit_grow((void **)&bp->rot_r, sizeof *bp->rot_r, c) ||
+                grit_grow((void **)&bp->rot_q0, sizeof *bp->rot_q0, c))
+                return -1;
+            bp->rot_cap = c;
+        }
+        bp->rot[bp->n_rot] = i;
+        bp->rot_r[bp->n_rot] = sc->rot_radius(s, i);
+        bp->rot_q0[bp->n_rot++] = s->b.ori[i];
+    }
+    return 0;
+}
+
+/* Has a rotation-sensitive particle's surface possibly moved by more than
+ * dv? A point at distance rho from the node moves by at most |dx| + rho
+ * theta (theta: rotation angle since the rebuild). Stricter than Woo's
+ * |dx|^2 + (e theta)^2 with e the half box edge, which can miss (a rotated
+ * capsule's half box edge is less than its half length). */
+static bool rotation_stale(const grit_scene *s, double dv)
+{
+    const grit_broadphase *bp = s->bp;
+    for (int k = 0; k < bp->n_rot; k++) {
+        int i = bp->rot[k];
+        grit_quat d = q_mul(s->b.ori[i], q_conj(bp->rot_q0[k]));
+        double th = 2.0 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w)); /* accurate when small */
+        if (v3_norm(v3_sub(s->b.pr[i].pos, s->b.refpos[i])) + bp->rot_r[k] * th > dv) return true;
+    }
+    return false;
 }
 
 int grit_broadphase_rebuild(grit_scene *s)
@@ -411,7 +565,7 @@ int grit_broadphase_rebuild(grit_scene *s)
         s->stats.sorts++;
         choose_grid(s); /* recompute the special flags in the new order */
     }
-    if (bin_boxes(s) || build_pairs(s) || partition_by_kind(s))
+    if (bin_boxes(s) || build_pairs(s) || install_pairs(s) || record_rotations(s))
         return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
     s->max_disp2 = 0;
@@ -420,9 +574,26 @@ int grit_broadphase_rebuild(grit_scene *s)
     return GRIT_OK;
 }
 
+bool grit_broadphase_box_escaped(const grit_scene *s, int i)
+{
+    const grit_broadphase *bp = s->bp;
+    if (s->need_rebuild) return false; /* rebuilt anyway */
+    if (i >= bp->n_boxes) return true;
+    const grit_aabb b = grit_shape_classes[s->b.shape[i]]->aabb(s, i);
+    const grit_aabb *e = &bp->box[i];
+    return !(b.lo.x >= e->lo.x && b.lo.y >= e->lo.y && b.lo.z >= e->lo.z && b.hi.x <= e->hi.x &&
+             b.hi.y <= e->hi.y && b.hi.z <= e->hi.z);
+}
+
 int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
-    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv) return grit_broadphase_rebuild(s);
+    /* many contacts created since the last rebuild sit outside the blocks by
+     * kind, on the slow path: rebuild to put them in place */
+    const grit_contacts *C = &s->c;
+    int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
+    bool reblock = fresh > 64 && fresh > C->n / 8;
+    if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock ||
+        rotation_stale(s, dv)) return grit_broadphase_rebuild(s);
     return GRIT_OK;
 }

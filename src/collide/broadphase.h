@@ -27,6 +27,12 @@ int grit_broadphase_rebuild(grit_scene *s);
 /* The resolved Verlet distance (resolves it on first use). */
 double grit_verlet_dist(grit_scene *s);
 
+/* Has the current box of particle i (internal index) left its enlarged box
+ * of the last rebuild? The skin test by node displacement misses shapes
+ * whose data moves without their node moving (a facet spinning about its
+ * centroid); the integrator asks this for those. */
+bool grit_broadphase_box_escaped(const grit_scene *s, int i);
+
 /* May particles i and j (internal indices) ever collide (masks, kinds)? */
 bool grit_may_collide(const grit_scene *s, int i, int j);
 

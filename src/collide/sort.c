@@ -16,6 +16,8 @@ static uint32_t spread3(uint32_t x)
 
 static int permute(void *arr, size_t elem, const int32_t *perm, int n, void *tmp)
 {
+    _Static_assert(sizeof(grit_velw) <= 64 && sizeof(grit_ft) <= 64 && sizeof(grit_aabb) <= 64,
+                   "the permutation buffer holds 64-byte elements");
     char *a = arr, *t = tmp;
     for (int i = 0; i < n; i++) memcpy(t + (size_t)i * elem, a + (size_t)perm[i] * elem, elem);
     memcpy(a, t, elem * (size_t)n);
@@ -30,7 +32,7 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
     uint64_t *key2 = malloc(sizeof *key2 * (size_t)n);
     int32_t *perm = malloc(sizeof *perm * (size_t)n);
     int32_t *inv = malloc(sizeof *inv * (size_t)n);
-    void *tmp = malloc(sizeof(grit_aabb) * (size_t)n); /* the largest element */
+    void *tmp = malloc(64 * (size_t)n); /* the largest element (grit_velw, grit_ft) */
     if (!key || !key2 || !perm || !inv || !tmp) {
         free(key);
         free(key2);
@@ -87,6 +89,10 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
     for (int k = 0; k < s->c.n; k++) {
         s->c.pair[k].a = inv[s->c.pair[k].a];
         s->c.pair[k].b = inv[s->c.pair[k].b];
+    }
+    for (int k = 0; k < s->c.n_pot; k++) {
+        s->c.pot[k].a = inv[s->c.pot[k].a];
+        s->c.pot[k].b = inv[s->c.pot[k].b];
     }
     free(key);
     free(key2);

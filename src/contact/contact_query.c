@@ -94,9 +94,19 @@ int grit_brute_force_overlaps(grit_scene *s, int *out, int cap)
 
 int grit_potential_pairs(const grit_scene *s, int *out, int cap)
 {
-    for (int k = 0; k < s->c.n && k < cap; k++) {
-        out[2 * k] = s->b.id[s->c.pair[k].a];
-        out[2 * k + 1] = s->b.id[s->c.pair[k].b];
+    int n = 0;
+    for (int k = 0; k < s->c.n; k++, n++)
+        if (n < cap) {
+            out[2 * n] = s->b.id[s->c.pair[k].a];
+            out[2 * n + 1] = s->b.id[s->c.pair[k].b];
+        }
+    for (int k = 0; k < s->c.n_pot; k++) {
+        if (s->c.pot[k].flags & CF_PROMOTED) continue;
+        if (n < cap) {
+            out[2 * n] = s->b.id[s->c.pot[k].a];
+            out[2 * n + 1] = s->b.id[s->c.pot[k].b];
+        }
+        n++;
     }
-    return s->c.n;
+    return n;
 }

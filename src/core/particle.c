@@ -7,9 +7,7 @@
 
 static bool finite3(grit_vec3 a) { return v3_isfinite(a); }
 
-/* Append a particle slot; fills the common fields. Returns the internal
- * index or a negative status (nothing changed). */
-static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask)
+int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask)
 {
     grit_bodies *b = &s->b;
     if (b->n == b->cap && grit_bodies_reserve(b, b->cap ? 2 * b->cap : 64))
@@ -19,13 +17,14 @@ static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, 
         int cap = s->id_cap ? 2 * s->id_cap : 64;
         if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, cap))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding particle %d", id);
+        for (int k = s->id_cap; k < cap; k++) s->id2idx[k] = -1; /* ids not handed out yet */
         s->id_cap = cap;
     }
     int i = b->n++;
     s->id2idx[id] = i;
     b->pr[i] = (grit_posr){v3_zero(), 0.0};
-    b->vw[i] = (grit_velw){v3_zero(), v3_zero()};
-    b->ft[i] = (grit_ft){v3_zero(), v3_zero()};
+    b->vw[i] = (grit_velw){v3_zero(), v3_zero(), {0, 0}};
+    b->ft[i] = (grit_ft){v3_zero(), v3_zero(), {0, 0}};
     b->mi[i] = (grit_massi){INFINITY, v3(INFINITY, INFINITY, INFINITY)};
     b->ori[i] = q_identity();
     b->angmom[i] = v3(NAN, NAN, NAN);
@@ -40,7 +39,7 @@ static int append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, 
     return i;
 }
 
-static int check_material(grit_scene *s, const char *what, int mat)
+int grit_check_material(grit_scene *s, const char *what, int mat)
 {
     if (mat < 0 || mat >= s->n_mats)
         return grit_fail(s, GRIT_EINVAL, "%s: material %d does not exist (%d material%s defined)", what, mat,
@@ -56,15 +55,15 @@ int grit_add_sphere(grit_scene *s, const grit_sphere_def *d)
         return grit_fail(s, GRIT_EINVAL, "sphere: position (%g, %g, %g), velocity and angular velocity must be finite",
                          d->pos.x, d->pos.y, d->pos.z);
     if (d->blocked & ~GRIT_BLOCK_ALL) return grit_fail(s, GRIT_EINVAL, "sphere: blocked = %u has unknown bits", d->blocked);
-    if (check_material(s, "sphere", d->material)) return GRIT_EINVAL;
-    int i = append_body(s, GRIT_SHAPE_SPHERE, -1, d->material, d->mask);
+    if (grit_check_material(s, "sphere", d->material)) return GRIT_EINVAL;
+    int i = grit_append_body(s, GRIT_SHAPE_SPHERE, -1, d->material, d->mask);
     if (i < 0) return i;
     grit_bodies *b = &s->b;
     double r = d->radius, rho = s->mats[d->material].fm.density;
     double m = 4.0 / 3.0 * M_PI * r * r * r * rho;
     double I = 0.4 * m * r * r;
     b->pr[i] = (grit_posr){d->pos, r};
-    b->vw[i] = (grit_velw){d->vel, d->angvel};
+    b->vw[i] = (grit_velw){d->vel, d->angvel, {0, 0}};
     b->mi[i] = (grit_massi){m, v3(I, I, I)};
     b->flags[i] = (uint16_t)d->blocked;
     return b->id[i];
@@ -77,14 +76,14 @@ int grit_add_wall(grit_scene *s, const grit_wall_def *d)
         return grit_fail(s, GRIT_EINVAL, "wall: sense = %d must be -1, 0 or +1", d->sense);
     if (!isfinite(d->coord) || !finite3(d->vel))
         return grit_fail(s, GRIT_EINVAL, "wall: coord = %g and velocity must be finite", d->coord);
-    if (check_material(s, "wall", d->material)) return GRIT_EINVAL;
+    if (grit_check_material(s, "wall", d->material)) return GRIT_EINVAL;
     if (s->n_walls == s->cap_walls) {
         int cap = s->cap_walls ? 2 * s->cap_walls : 8;
         if (grit_grow((void **)&s->walls, sizeof *s->walls, cap))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a wall");
         s->cap_walls = cap;
     }
-    int i = append_body(s, GRIT_SHAPE_WALL, s->n_walls, d->material, d->mask);
+    int i = grit_append_body(s, GRIT_SHAPE_WALL, s->n_walls, d->material, d->mask);
     if (i < 0) return i;
     s->walls[s->n_walls++] = (grit_wall_data){d->axis, d->sense};
     grit_vec3 p = v3_zero();
@@ -110,14 +109,14 @@ int grit_add_facet(grit_scene *s, const grit_facet_def *d)
     if (!(d->half_thick >= 0) || !isfinite(d->half_thick))
         return grit_fail(s, GRIT_EINVAL, "facet: half_thick = %g must be >= 0 and finite (m)", d->half_thick);
     if (!finite3(d->vel)) return grit_fail(s, GRIT_EINVAL, "facet: velocity must be finite");
-    if (check_material(s, "facet", d->material)) return GRIT_EINVAL;
+    if (grit_check_material(s, "facet", d->material)) return GRIT_EINVAL;
     if (s->n_facets == s->cap_facets) {
         int cap = s->cap_facets ? 2 * s->cap_facets : 16;
         if (grit_grow((void **)&s->facets, sizeof *s->facets, cap))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a facet");
         s->cap_facets = cap;
     }
-    int i = append_body(s, GRIT_SHAPE_FACET, s->n_facets, d->material, d->mask);
+    int i = grit_append_body(s, GRIT_SHAPE_FACET, s->n_facets, d->material, d->mask);
     if (i < 0) return i;
     grit_facet_data *f = &s->facets[s->n_facets++];
     grit_vec3 cen = v3_scale(v3_add(v3_add(d->v[0], d->v[1]), d->v[2]), 1.0 / 3.0);
@@ -196,19 +195,31 @@ int grit_get_shape(const grit_scene *s, int id)
     return s->b.shape[i];
 }
 
+/* A shape whose data follows its node (facet vertices) must be refreshed by
+ * the integrator once its node is given a velocity, or its vertices would stay
+ * behind while the contact kinematics use the node's motion. */
+static void mark_moving_shape(grit_scene *s, int i)
+{
+    if (grit_shape_classes[s->b.shape[i]]->follow_node) s->b.flags[i] |= PF_MOVES_SHAPE;
+}
+
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v)
 {
     LOOKUP(s, id, i);
     if (!finite3(v)) return grit_fail(s, GRIT_EINVAL, "particle %d: velocity must be finite", id);
     s->b.vw[i].v = v;
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }
 int grit_set_angvel(grit_scene *s, int id, grit_vec3 w)
 {
     LOOKUP(s, id, i);
     if (!finite3(w)) return grit_fail(s, GRIT_EINVAL, "particle %d: angular velocity must be finite", id);
+    int rc = grit_shape_check_angvel(s, i, w);
+    if (rc) return rc;
     s->b.vw[i].w = w;
     s->b.angmom[i] = v3(NAN, NAN, NAN); /* re-derived from w by the aspherical integrator */
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }
 int grit_set_pos(grit_scene *s, int id, grit_vec3 p)
@@ -236,6 +247,6 @@ int grit_impose_vel(grit_scene *s, int id, grit_vec3 v, unsigned which)
     for (int k = 0; k < 3; k++)
         if (which & (1u << k)) v3_set(&s->b.vw[i].v, k, v3_get(v, k));
     s->b.flags[i] |= (uint16_t)which;
-    if (s->b.shape[i] == GRIT_SHAPE_FACET) s->b.flags[i] |= PF_MOVES_SHAPE;
+    mark_moving_shape(s, i);
     return GRIT_OK;
 }

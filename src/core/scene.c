@@ -11,6 +11,14 @@ static _Thread_local char create_err[512];
 const char *grit_create_error(void) { return create_err; }
 const char *grit_last_error(const grit_scene *s) { return s ? s->err : create_err; }
 
+void grit_set_create_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(create_err, sizeof create_err, fmt, ap);
+    va_end(ap);
+}
+
 int grit_fail(grit_scene *s, int code, const char *fmt, ...)
 {
     va_list ap;
@@ -64,9 +72,14 @@ void grit_scene_destroy(grit_scene *s)
     free(s->id2idx);
     free(s->walls);
     free(s->facets);
+    free(s->capsules);
+    free(s->ellipsoids);
+    free(s->infcyls);
+    free(s->rods);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
+    free(s->local6);
     free(s);
 }
 
@@ -96,11 +109,24 @@ int grit_grow(void **p, size_t elem, int cap)
 }
 
 #define GROW(arr, cap) grit_grow((void **)&(arr), sizeof *(arr), (cap))
+#define GROW64(arr, old, cap) grit_grow_aligned((void **)&(arr), sizeof *(arr), (old), (cap))
+
+/* Hot arrays start on a cache line, so that 64-byte records never straddle
+ * two lines. */
+int grit_grow_aligned(void **p, size_t elem, int old, int cap)
+{
+    void *q = NULL;
+    if (posix_memalign(&q, 64, elem * (size_t)(cap > 0 ? cap : 1))) return -1;
+    if (*p && old > 0) memcpy(q, *p, elem * (size_t)old);
+    free(*p);
+    *p = q;
+    return 0;
+}
 
 int grit_bodies_reserve(grit_bodies *b, int cap)
 {
     if (cap <= b->cap) return 0;
-    if (GROW(b->pr, cap) || GROW(b->vw, cap) || GROW(b->ft, cap) || GROW(b->mi, cap) || GROW(b->ori, cap) ||
+    if (GROW64(b->pr, b->n, cap) || GROW64(b->vw, b->n, cap) || GROW64(b->ft, b->n, cap) || GROW(b->mi, cap) || GROW(b->ori, cap) ||
         GROW(b->angmom, cap) || GROW(b->flags, cap) || GROW(b->shape, cap) || GROW(b->sidx, cap) ||
         GROW(b->mat, cap) || GROW(b->mask, cap) || GROW(b->id, cap) || GROW(b->refpos, cap))
         return -1;
@@ -129,7 +155,8 @@ void grit_bodies_free(grit_bodies *b)
 int grit_contacts_reserve(grit_contacts *c, int cap)
 {
     if (cap <= c->cap) return 0;
-    if (GROW(c->pair, cap) || GROW(c->geom, cap) || GROW(c->phys, cap) || GROW(c->cold, cap)) return -1;
+    if (GROW(c->pair, cap) || GROW64(c->geom, c->n, cap) || GROW64(c->phys, c->n, cap) || GROW(c->cold, cap))
+        return -1;
     if (c->ext_n > 0 && grit_grow((void **)&c->ext, sizeof(double) * (size_t)c->ext_n, cap)) return -1;
     c->cap = cap;
     return 0;
@@ -156,6 +183,7 @@ void grit_contacts_free(grit_contacts *c)
     free(c->phys);
     free(c->cold);
     free(c->ext);
+    free(c->pot);
     memset(c, 0, sizeof *c);
 }
 
@@ -173,7 +201,7 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
 void grit_get_stats(const grit_scene *s, grit_stats *out)
 {
     *out = s->stats;
-    out->potential_pairs = s->c.n;
+    out->potential_pairs = s->c.n + s->c.n_pot - s->c.n_promoted;
     out->real_contacts = s->c.n_real;
     out->verlet_dist = s->verlet_dist;
 }

@@ -24,12 +24,15 @@ typedef struct grit_posr {
     double r; /* sphere radius; 0 for shapes without one */
 } grit_posr;
 
+/* 64-byte records: one cache line per gather or scatter */
 typedef struct grit_velw {
     grit_vec3 v, w;
+    double pad[2];
 } grit_velw;
 
 typedef struct grit_ft {
     grit_vec3 f, t;
+    double pad[2];
 } grit_ft;
 
 typedef struct grit_massi {
@@ -44,6 +47,7 @@ enum {
     PF_NO_DAMPING = 1u << 10,
     PF_NO_ENERGY = 1u << 11,
     PF_MOVES_SHAPE = 1u << 12, /* shape data follows the node (facet vertices) */
+    PF_LOCAL6 = 1u << 13,      /* has an entry in scene->local6 (integrate/local6.h) */
 };
 
 typedef struct grit_wall_data {
@@ -56,6 +60,24 @@ typedef struct grit_facet_data {
     grit_vec3 normal;  /* unit normal (v1-v0)x(v2-v0) */
     double half_thick;
 } grit_facet_data;
+
+/* Data of the shapes of include/grit/shapes.h (radii live in posr.r). */
+typedef struct grit_capsule_data {
+    double shaft; /* length of the segment along local x */
+} grit_capsule_data;
+
+typedef struct grit_ellipsoid_data {
+    grit_vec3 semi; /* semi-axes along local x, y, z */
+} grit_ellipsoid_data;
+
+typedef struct grit_infcyl_data {
+    int axis;
+} grit_infcyl_data;
+
+typedef struct grit_rod_data {
+    grit_vec3 p[2];    /* end points, global */
+    grit_vec3 ploc[2]; /* end points relative to the node, body axes */
+} grit_rod_data;
 
 typedef struct grit_bodies {
     int n, cap;
@@ -76,7 +98,8 @@ typedef struct grit_bodies {
 
 /* ----------------------------------------------------------------- contacts */
 enum {
-    CF_REAL = 1u << 0, /* has geometry and physics */
+    CF_REAL = 1u << 0,     /* has geometry and physics */
+    CF_PROMOTED = 1u << 1, /* (potential list) moved to the contact list */
 };
 
 typedef struct grit_pair {
@@ -120,8 +143,16 @@ typedef struct grit_contacts {
      * laws that need none); copied with the contact at rebuilds */
     double *ext;
     int ext_n;
-    int kind_start[17]; /* block boundaries by kind (filled by the broad phase) */
-    int n_real;         /* counted by the contact loop */
+    /* blocks by kind: [kind_start[k], kind_start[k+1]); contacts created
+     * since the last rebuild follow in [kind_start[KIND_COUNT], n) */
+    int kind_start[33]; /* at most 32 kinds */
+    int n_real; /* counted by the contact loop */
+    /* candidate pairs whose shapes have not touched since the last rebuild:
+     * no state; blocks by kind as above; a pair that touches is appended to
+     * the contact list and flagged CF_PROMOTED here */
+    grit_pair *pot;
+    int n_pot, cap_pot, n_promoted;
+    int pot_start[33];
 } grit_contacts;
 
 /* --------------------------------------------------------------- materials */
@@ -135,6 +166,12 @@ typedef struct grit_pair_override {
 } grit_pair_override;
 
 /* ------------------------------------------------------------------ scene */
+/* SAVE AND RESTART: src/io/restart.c writes every field below that a later
+ * step depends on (docs/restart.md). A field, array, shape data or law state
+ * added here must be added to the saver and the loader there too (a new
+ * tagged section or array record), or a restarted run silently diverges;
+ * test_restart compares a restarted run with an uninterrupted one bit for
+ * bit. */
 struct grit_scene {
     grit_scene_def def;
     grit_bodies b;
@@ -147,6 +184,14 @@ struct grit_scene {
     int n_walls, cap_walls;
     grit_facet_data *facets;
     int n_facets, cap_facets;
+    grit_capsule_data *capsules;
+    int n_capsules, cap_capsules;
+    grit_ellipsoid_data *ellipsoids;
+    int n_ellipsoids, cap_ellipsoids;
+    grit_infcyl_data *infcyls;
+    int n_infcyls, cap_infcyls;
+    grit_rod_data *rods;
+    int n_rods, cap_rods;
 
     grit_material *mats;
     int n_mats, cap_mats;
@@ -165,6 +210,8 @@ struct grit_scene {
     double energy_initial;
     bool energy_initial_set;
 
+    bool eqlb_used; /* some contact may carry an iniEqlb offset */
+
     /* broad phase */
     struct grit_broadphase *bp;
     double verlet_dist; /* resolved skin, NAN until first use */
@@ -172,12 +219,18 @@ struct grit_scene {
     long last_sort_step;
     double max_disp2; /* max squared displacement since rebuild (from integrator) */
 
+    /* local-axes impositions (law tester), by particle id */
+    struct grit_local6 *local6;
+    int n_local6, cap_local6;
+
     grit_stats stats;
     char err[512];
 };
 
 /* errors: format into s->err, return code */
 int grit_fail(grit_scene *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* the message returned by grit_create_error() (for functions that make a scene) */
+void grit_set_create_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static inline int grit_idx(const grit_scene *s, int id)
 {

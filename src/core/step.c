@@ -2,6 +2,7 @@
  * integrate (with the previous forces), detect, compute new forces. */
 #include <time.h>
 
+#include "cg2/cg2.h"
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
 #include "integrate/integrate.h"
@@ -36,6 +37,10 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        if (s->need_rebuild) { /* particles were added or moved by hand */
+            int rc = grit_cg2_check_flat_pairs(s);
+            if (rc) return rc;
+        }
         if (s->step == 0 || isnan(s->dt)) {
             int rc = resolve_dt(s);
             if (rc) return rc;

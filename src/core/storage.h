@@ -6,6 +6,7 @@
 #include "core/scene_impl.h"
 
 int grit_grow(void **p, size_t elem, int cap);
+int grit_grow_aligned(void **p, size_t elem, int old, int cap);
 int grit_bodies_reserve(grit_bodies *b, int cap);
 void grit_bodies_free(grit_bodies *b);
 int grit_contacts_reserve(grit_contacts *c, int cap);
@@ -16,5 +17,12 @@ void grit_contacts_free(grit_contacts *c);
 int grit_contacts_set_ext_n(grit_contacts *c, int n);
 /* dst[i] = src[j], all arrays */
 void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int j);
+
+/* Append a particle slot of `shape` with data index sidx; fills the common
+ * fields (infinite mass, identity orientation, no flags). Returns the
+ * internal index or a negative status (nothing changed). */
+int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask);
+/* 0 if material `mat` exists, else GRIT_EINVAL with a message naming `what`. */
+int grit_check_material(grit_scene *s, const char *what, int mat);
 
 #endif

@@ -1,6 +1,18 @@
 /* grit: Cp2_FrictMat_FrictPhys. */
 #include "cp2/cp2.h"
 
+/* The scene's friction_rule (Woo's MatchMaker fallback algorithms). min is
+ * Woo's default: a frictionless material makes all its contacts frictionless. */
+static double combine_friction(int rule, double a, double b)
+{
+    switch (rule) {
+    case GRIT_FRICTION_AVG: return 0.5 * (a + b);
+    case GRIT_FRICTION_MAX: return fmax(a, b);
+    case GRIT_FRICTION_HARMAVG: return a + b > 0 ? 2.0 * a * b / (a + b) : 0.0;
+    default: return fmin(a, b);
+    }
+}
+
 void grit_cp2_frictmat_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
                                  grit_frictphys *p)
 {
@@ -10,7 +22,7 @@ void grit_cp2_frictmat_frictphys(const grit_scene *s, int mat_a, int mat_b, cons
     double k1 = m1->young * A / cold->lens[0], k2 = m2->young * A / cold->lens[1];
     double kn = 1.0 / (1.0 / k1 + 1.0 / k2);
     double ratio = 0.5 * (m1->kt_div_kn + m2->kt_div_kn);
-    double tan_phi = fmin(m1->tan_phi, m2->tan_phi);
+    double tan_phi = combine_friction(s->def.friction_rule, m1->tan_phi, m2->tan_phi);
     double cn = 0.0, kt = NAN;
     int k = s->pair_table[mat_a * s->pair_table_n + mat_b];
     if (k >= 0) {

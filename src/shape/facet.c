@@ -27,6 +27,16 @@ static double facet_pwave_radius(const grit_scene *s, int i)
     return NAN;
 }
 
+/* Only matters for facets that move (PF_MOVES_SHAPE): a mesh part turning
+ * about its node. */
+static double facet_rot_radius(const grit_scene *s, int i)
+{
+    const grit_facet_data *f = &s->facets[s->b.sidx[i]];
+    double r = 0;
+    for (int k = 0; k < 3; k++) r = fmax(r, v3_norm(f->vloc[k]));
+    return r + f->half_thick;
+}
+
 static void facet_follow_node(grit_scene *s, int i)
 {
     grit_facet_data *f = &s->facets[s->b.sidx[i]];
@@ -67,6 +77,8 @@ const grit_shape_class grit_shape_facet_class = {
     .name = "Facet",
     .aabb = facet_aabb,
     .pwave_radius = facet_pwave_radius,
+    .equiv_radius = facet_pwave_radius,
+    .rot_radius = facet_rot_radius,
     .follow_node = facet_follow_node,
     .unbounded = false,
 };

@@ -1,7 +1,8 @@
 /* grit internal: per-shape behaviour the rest of the engine needs.
  *
- * One file per shape (sphere.c, wall.c, facet.c) fills one entry of
- * grit_shape_classes. Contact geometry between two shapes lives in cg2/. */
+ * One file per shape (sphere.c, wall.c, facet.c, infcylinder.c, capsule.c,
+ * ellipsoid.c, rod.c) fills one entry of grit_shape_classes. Contact
+ * geometry between two shapes lives in cg2/. */
 #ifndef GRIT_SHAPE_H
 #define GRIT_SHAPE_H
 
@@ -14,10 +15,17 @@ typedef struct grit_aabb {
 typedef struct grit_shape_class {
     const char *name;
     /* Axis-aligned box of particle `i` (internal index); may be infinite
-     * along some axes (walls). */
+     * along some axes (walls, infinite cylinders). */
     grit_aabb (*aabb)(const grit_scene *s, int i);
     /* Radius for the p-wave time step, NAN if the shape does not take part. */
     double (*pwave_radius)(const grit_scene *s, int i);
+    /* Radius of the sphere of the same volume (Woo's equivRadius), from
+     * which a relative Verlet distance is derived; NAN if undefined. */
+    double (*equiv_radius)(const grit_scene *s, int i);
+    /* Largest distance of a point of the shape from its node. Non-NULL
+     * marks a shape whose box changes when it rotates: the broad phase then
+     * bounds the motion of its surface by |dx| + rot_radius * angle. */
+    double (*rot_radius)(const grit_scene *s, int i);
     /* Refresh shape data that follows the node (after the node moved). */
     void (*follow_node)(grit_scene *s, int i);
     bool unbounded; /* infinite along at least one axis */
@@ -26,9 +34,43 @@ typedef struct grit_shape_class {
 extern const grit_shape_class grit_shape_sphere_class;
 extern const grit_shape_class grit_shape_wall_class;
 extern const grit_shape_class grit_shape_facet_class;
+extern const grit_shape_class grit_shape_infcylinder_class;
+extern const grit_shape_class grit_shape_capsule_class;
+extern const grit_shape_class grit_shape_ellipsoid_class;
+extern const grit_shape_class grit_shape_rod_class;
 extern const grit_shape_class *const grit_shape_classes[GRIT_SHAPE_COUNT];
 
 /* Nearest point of a facet to p (region logic of spec section 2.3). */
 grit_vec3 grit_facet_nearest_point(const grit_facet_data *f, grit_vec3 p);
+
+/* Refuse an angular velocity the shape cannot have (an infinite cylinder
+ * turns only about its axis): GRIT_EINVAL with a message, else 0. */
+int grit_shape_check_angvel(grit_scene *s, int i, grit_vec3 w);
+
+/* Validate and normalise a user orientation; `what` names the shape in the
+ * error message. */
+int grit_shape_check_ori(grit_scene *s, const char *what, grit_quat q, grit_quat *out);
+
+/* Grow a per-shape data array by one element if full (doubling). */
+int grit_shape_reserve(grit_scene *s, void **arr, size_t elem, int n, int *cap, const char *what);
+
+/* Flags of a free particle with principal inertia I: PF_ASPHERICAL when the
+ * moments differ (the quaternion leapfrog of spec 8.3 then runs). */
+unsigned grit_inertia_flags(grit_vec3 I);
+
+/* Capsule helpers: shaft direction (local x in global axes) and half shaft. */
+static inline grit_vec3 grit_capsule_axis(const grit_scene *s, int i) { return q_rotate(s->b.ori[i], v3(1, 0, 0)); }
+static inline double grit_capsule_half(const grit_scene *s, int i) { return 0.5 * s->capsules[s->b.sidx[i]].shaft; }
+
+/* Ellipsoid shape matrix M = R(q) diag(a) (columns: the rotated semi-axes). */
+static inline grit_mat3 grit_ellipsoid_matrix(const grit_scene *s, int i)
+{
+    grit_vec3 a = s->ellipsoids[s->b.sidx[i]].semi;
+    grit_mat3 m = q_to_mat3(s->b.ori[i]);
+    m.c[0] = v3_scale(m.c[0], a.x);
+    m.c[1] = v3_scale(m.c[1], a.y);
+    m.c[2] = v3_scale(m.c[2], a.z);
+    return m;
+}
 
 #endif

@@ -14,6 +14,8 @@ const grit_shape_class grit_shape_sphere_class = {
     .name = "Sphere",
     .aabb = sphere_aabb,
     .pwave_radius = sphere_pwave_radius,
+    .equiv_radius = sphere_pwave_radius,
+    .rot_radius = NULL,
     .follow_node = NULL,
     .unbounded = false,
 };

@@ -22,6 +22,8 @@ const grit_shape_class grit_shape_wall_class = {
     .name = "Wall",
     .aabb = wall_aabb,
     .pwave_radius = wall_pwave_radius,
+    .equiv_radius = wall_pwave_radius,
+    .rot_radius = NULL,
     .follow_node = NULL,
     .unbounded = true,
 };

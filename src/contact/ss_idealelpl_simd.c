@@ -1,0 +1,225 @@
+/* grit: the sphere-sphere / IdealElPl contact loop, four contacts at a time.
+ *
+ * This pair carries nearly all the contacts of a granular bed, and its
+ * scalar loop costs about 700 instructions per contact (the L6Geom frame
+ * update is long). Here real contacts are gathered in groups of four and the
+ * geometry (spec 2.4 (1)), the frame update (1.6), the law (5.2, with the
+ * dashpot of law2/idealelpl.h) and the forces are computed in 4-wide vectors;
+ * the arithmetic is the scalar code's, lane by lane (results agree to
+ * rounding; tests compare the two paths). Contacts that are not real yet, or
+ * need a special case (coincident centres, flipped normal), go through the
+ * scalar run_block, so creation, physics and every rare branch have one
+ * implementation. Force scattering stays serial and in contact order. */
+#include "contact/ss_idealelpl_simd.h"
+
+#include "cg2/sphere_sphere.h"
+#include "contact/contact_block.h"
+#include "contact/simd.h"
+#include "law2/idealelpl.h"
+
+/* how many contacts ahead the particle records are prefetched */
+#define PREFETCH 12
+
+typedef struct lane_energy {
+    v4d elast, plast, visc, broken;
+} lane_energy;
+
+static inline v4vec gather3(const grit_vec3 *p0, const grit_vec3 *p1, const grit_vec3 *p2, const grit_vec3 *p3)
+{
+    return (v4vec){{p0->x, p1->x, p2->x, p3->x}, {p0->y, p1->y, p2->y, p3->y}, {p0->z, p1->z, p2->z, p3->z}};
+}
+
+static inline grit_vec3 lane(v4vec v, int l) { return v3(v.x[l], v.y[l], v.z[l]); }
+
+/* Scalar fallback for one contact. */
+static inline int scalar_one(grit_scene *s, int k, bool track, grit_law_energy *E)
+{
+    return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, true, false, E)
+                 : run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, false, false, E);
+}
+
+/* Four real sphere-sphere contacts k[0..3]. Returns the number kept, or -1
+ * if a lane needs the scalar path (nothing has been written then). */
+static inline __attribute__((always_inline)) int group4(grit_scene *s, const int *k, const bool track,
+                                                         lane_energy *LE, grit_law_energy *E)
+{
+    grit_contacts *C = &s->c;
+    const grit_posr *pr = s->b.pr;
+    const grit_velw *vw = s->b.vw;
+    grit_ft *ft = s->b.ft;
+    const double dt = s->dt;
+    const v4d vdt = v4_set1(dt), half = v4_set1(0.5), zero = v4_set1(0.0);
+    int a[4], b[4];
+    for (int l = 0; l < 4; l++) {
+        a[l] = C->pair[k[l]].a;
+        b[l] = C->pair[k[l]].b;
+    }
+    /* gather the particles */
+    const v4vec xa = gather3(&pr[a[0]].pos, &pr[a[1]].pos, &pr[a[2]].pos, &pr[a[3]].pos);
+    const v4vec xb = gather3(&pr[b[0]].pos, &pr[b[1]].pos, &pr[b[2]].pos, &pr[b[3]].pos);
+    const v4d ra = {pr[a[0]].r, pr[a[1]].r, pr[a[2]].r, pr[a[3]].r};
+    const v4d rb = {pr[b[0]].r, pr[b[1]].r, pr[b[2]].r, pr[b[3]].r};
+    const v4vec va = gather3(&vw[a[0]].v, &vw[a[1]].v, &vw[a[2]].v, &vw[a[3]].v);
+    const v4vec wa = gather3(&vw[a[0]].w, &vw[a[1]].w, &vw[a[2]].w, &vw[a[3]].w);
+    const v4vec vb = gather3(&vw[b[0]].v, &vw[b[1]].v, &vw[b[2]].v, &vw[b[3]].v);
+    const v4vec wb = gather3(&vw[b[0]].w, &vw[b[1]].w, &vw[b[2]].w, &vw[b[3]].w);
+    grit_l6geom *g[4] = {&C->geom[k[0]], &C->geom[k[1]], &C->geom[k[2]], &C->geom[k[3]]};
+    grit_frictphys *p[4] = {&C->phys[k[0]], &C->phys[k[1]], &C->phys[k[2]], &C->phys[k[3]]};
+    const v4vec nprev = gather3(&g[0]->ex, &g[1]->ex, &g[2]->ex, &g[3]->ex);
+    const v4vec yprev = gather3(&g[0]->ey, &g[1]->ey, &g[2]->ey, &g[3]->ey);
+    const v4vec cprev = gather3(&g[0]->c, &g[1]->c, &g[2]->c, &g[3]->c);
+
+    /* geometry: Cg2_Sphere_Sphere */
+    const v4vec d = vv_sub(xb, xa);
+    const v4d dist = v4_sqrt(vv_dot(d, d));
+    const v4vec n = vv_scale(d, 1.0 / dist);
+    const v4d uN = dist - (ra + rb);
+    const v4vec c = vv_madd(xa, ra + half * uN, n);
+
+    /* frame update (l6geom_update) */
+    const v4vec r = vv_cross(nprev, n);
+    v4vec nbar = vv_scale(vv_add(nprev, n), half);
+    const v4d nb = v4_sqrt(vv_dot(nbar, nbar));
+    if (v4_any((dist == zero) | (nb == zero))) return -1;
+    nbar = vv_scale(nbar, 1.0 / nb);
+    const v4vec tau = vv_scale(nbar, half * vdt * vv_dot(nbar, vv_add(wa, wb)));
+    const v4vec rho = vv_add(r, tau);
+    const v4vec xm = nbar;
+    const v4vec ym = vv_madd(yprev, -half, vv_cross(yprev, rho));
+    const v4vec zm = vv_cross(xm, ym);
+    v4vec ex = n;
+    v4vec ey = vv_sub(yprev, vv_cross(ym, rho));
+    if (s->def.trsf_renorm > 0 && s->step % s->def.trsf_renorm == 0) {
+        ex = vv_scale(ex, 1.0 / v4_sqrt(vv_dot(ex, ex)));
+        ey = vv_madd(ey, -vv_dot(ex, ey), ex);
+        ey = vv_scale(ey, 1.0 / v4_sqrt(vv_dot(ey, ey)));
+    }
+    const v4vec cm = vv_scale(vv_add(cprev, c), half);
+    const v4vec x1m = vv_madd(xa, -half * vdt, va);
+    const v4vec x2m = vv_madd(xb, -half * vdt, vb);
+    const v4vec b1 = vv_sub(cm, x1m), b2 = vv_sub(cm, x2m);
+    const v4vec vrel = vv_sub(vv_add(vb, vv_cross(wb, b2)), vv_add(va, vv_cross(wa, b1)));
+    const v4vec dw = vv_sub(wb, wa);
+    const v4vec vel = {vv_dot(xm, vrel), vv_dot(ym, vrel), vv_dot(zm, vrel)};
+    const v4vec angvel = {vv_dot(xm, dw), vv_dot(ym, dw), vv_dot(zm, dw)};
+
+    /* law: Law2_L6Geom_FrictPhys_IdealElPl with the optional dashpot */
+    const v4d kn = {p[0]->kn, p[1]->kn, p[2]->kn, p[3]->kn};
+    const v4d kt = {p[0]->kt, p[1]->kt, p[2]->kt, p[3]->kt};
+    const v4d tanphi = {p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
+    const v4d cn = {p[0]->cn, p[1]->cn, p[2]->cn, p[3]->cn};
+    const v4d fy0 = {p[0]->f.y, p[1]->f.y, p[2]->f.y, p[3]->f.y};
+    const v4d fz0 = {p[0]->f.z, p[1]->f.z, p[2]->f.z, p[3]->f.z};
+    const bool no_break = s->def.no_break, no_slip = s->def.no_slip;
+    const v4l broken = no_break ? (v4l){0, 0, 0, 0} : (uN > zero);
+    const v4d fel = kn * uN;
+    v4d fx = fel + cn * vel.x;
+    if (!no_break) fx = v4_min(fx, zero); /* a dashpot never pulls */
+    v4d fy = zero, fz = zero;
+    const v4d ktnz = v4_sel(kt != zero, kt, v4_set1(1.0)); /* kt = 0: energy terms skipped */
+    if (!s->def.no_frict) {
+        const v4l frict = tanphi != zero;
+        fy = fy0 + vdt * kt * vel.y;
+        fz = fz0 + vdt * kt * vel.z;
+        const v4d fmax = v4_abs(fx) * tanphi;
+        const v4d ft2 = fy * fy + fz * fz;
+        const v4l slip = no_slip ? (v4l){0, 0, 0, 0} : (ft2 > fmax * fmax);
+        if (v4_any(slip)) {
+            const v4d ftn = v4_sqrt(ft2);
+            const v4d ratio = v4_sel(ftn > zero, fmax / v4_sel(ftn > zero, ftn, v4_set1(1.0)), zero);
+            if (track) LE->plast += v4_sel(slip & (kt != zero) & ~broken, fmax * (ftn - fmax) / ktnz, zero);
+            fy = v4_sel(slip, fy * ratio, fy);
+            fz = v4_sel(slip, fz * ratio, fz);
+        }
+        fy = v4_sel(frict, fy, zero);
+        fz = v4_sel(frict, fz, zero);
+    }
+    const v4l keep = ~broken;
+    if (track) {
+        const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
+        LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
+        LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
+        LE->broken += v4_sel(broken, half * kn * uN * uN + kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
+    }
+    (void)E;
+
+    /* forces on A (global), the opposite on B; broken lanes apply nothing */
+    const v4vec ez = vv_cross(ex, ey);
+    const v4d fxk = v4_sel(keep, fx, zero), fyk = v4_sel(keep, fy, zero), fzk = v4_sel(keep, fz, zero);
+    const v4vec F = vv_add(vv_add(vv_scale(ex, fxk), vv_scale(ey, fyk)), vv_scale(ez, fzk));
+    const v4vec Ma = vv_cross(vv_sub(c, xa), F);
+    const v4vec Mb = vv_cross(vv_sub(c, xb), (v4vec){-F.x, -F.y, -F.z});
+
+    int kept = 0;
+    for (int l = 0; l < 4; l++) {
+        grit_l6geom *gl = g[l];
+        gl->ex = lane(ex, l);
+        gl->ey = lane(ey, l);
+        gl->c = lane(c, l);
+        gl->uN = uN[l];
+        gl->vel = lane(vel, l);
+        gl->angvel = lane(angvel, l);
+        if (broken[l]) {
+            C->pair[k[l]].flags &= (uint8_t)~CF_REAL;
+            continue;
+        }
+        p[l]->f = v3(fx[l], fy[l], fz[l]);
+        kept++;
+        const grit_vec3 Fl = lane(F, l);
+        ft[a[l]].f = v3_add(ft[a[l]].f, Fl);
+        ft[a[l]].t = v3_add(ft[a[l]].t, lane(Ma, l));
+        ft[b[l]].f = v3_sub(ft[b[l]].f, Fl);
+        ft[b[l]].t = v3_add(ft[b[l]].t, lane(Mb, l));
+    }
+    return kept;
+}
+
+static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, int hi, const bool track,
+                                                        grit_law_energy *E)
+{
+    lane_energy LE = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    int n_real = 0, q[4], nq = 0;
+    const grit_pair *pair = s->c.pair;
+    const grit_posr *pr = s->b.pr;
+    const grit_velw *vw = s->b.vw;
+    const grit_ft *ft = s->b.ft;
+    for (int k = lo; k < hi; k++) {
+        /* the particles of a contact further on: their records are scattered
+         * in memory (mostly L2 misses) and the loop is bound by that latency */
+        if (k + PREFETCH < hi) {
+            const int pa = pair[k + PREFETCH].a, pb = pair[k + PREFETCH].b;
+            __builtin_prefetch(&pr[pb]);
+            __builtin_prefetch(&vw[pb]);
+            __builtin_prefetch(&ft[pb], 1);
+            __builtin_prefetch(&pr[pa]);
+            __builtin_prefetch(&vw[pa]);
+            __builtin_prefetch(&ft[pa], 1);
+        }
+        if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
+            const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
+            const double rr = pa.r + pb.r;
+            if (v3_norm2(v3_sub(pb.pos, pa.pos)) <= rr * rr) n_real += scalar_one(s, k, track, E);
+            continue;
+        }
+        q[nq++] = k;
+        if (nq < 4) continue;
+        int kept = group4(s, q, track, &LE, E);
+        if (kept < 0)
+            for (int l = 0; l < 4; l++) n_real += scalar_one(s, q[l], track, E);
+        else n_real += kept;
+        nq = 0;
+    }
+    for (int l = 0; l < nq; l++) n_real += scalar_one(s, q[l], track, E);
+    if (track) {
+        E->elast += v4_hsum(LE.elast);
+        E->plast += v4_hsum(LE.plast);
+        E->visc += v4_hsum(LE.visc);
+        E->broken += v4_hsum(LE.broken);
+    }
+    return n_real;
+}
+
+int grit_ss_idealelpl_simd(grit_scene *s, int lo, int hi, bool track, grit_law_energy *E)
+{
+    return track ? block(s, lo, hi, true, E) : block(s, lo, hi, false, E);
+}
