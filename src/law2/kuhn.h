@@ -91,19 +91,24 @@ static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphy
     x[5] = o->c.y;
     x[6] = o->c.z;
     x[GRIT_KUHN_X_STATUS] = out.status;
-    /* the contact loop rebuilds the global force from the local one: keep the
-     * frame orthonormal so that it hands on exactly the force computed here
-     * (L6Geom's first-order frame update drifts between renormalisations) */
-    grit_vec3 ey = v3_madd(g->ey, -v3_dot(g->ey, n1), n1);
-    ey = v3_scale(ey, 1.0 / v3_norm(ey));
-    g->ey = ey;
     double fn = -out.N; /* on A = p: -(N n1 - ft) */
     if (p->cn != 0) {
         fn += p->cn * g->vel.x;
         if (fn > 0) fn = 0; /* a dashpot never pulls */
         if (track) E->visc += (fn + out.N) * g->vel.x * dt;
     }
-    p->f = v3(fn + v3_dot(ft, n1), v3_dot(ft, ey), v3_dot(ft, v3_cross(n1, ey)));
+    /* The contact loop rebuilds the global force as ex fx + ey fy + ez fz
+     * with ez = ex x ey. L6Geom's first-order frame update lets ey drift off
+     * unit length and off ex between renormalisations; the components below
+     * make that sum exactly n1 fn + ft all the same: with ey = ep + d ex,
+     * ep orthogonal to ex, (ex, ep, ez) is an orthogonal basis with
+     * |ep| = |ez|. */
+    const grit_vec3 ey = g->ey, ez = v3_cross(n1, ey);
+    const double d = v3_dot(ey, n1);
+    const grit_vec3 ep = v3_madd(ey, -d, n1);
+    const double iq = 1.0 / v3_norm2(ep);
+    const double fy = v3_dot(ft, ep) * iq, fz = v3_dot(ft, ez) * iq;
+    p->f = v3(fn + v3_dot(ft, n1) - d * fy, fy, fz);
     if (track) {
         E->elast += out.Un + (p->kt > 0 ? 0.5 * v3_norm2(ft) / p->kt : 0.0);
         E->plast += out.dD;
