@@ -116,7 +116,11 @@ static inline double grit_kuhn_expm(double x)
  * rad; the truncated series are exact to round-off for |w| < 0.05. */
 static inline void grit_kuhn_sincos(double w, double *c, double *s)
 {
-    if (fabs(w) < 0.05) {
+    if (fabs(w) < 1e-3) { /* truncation below w^7/5040 and w^6/720 */
+        const double w2 = w * w;
+        *s = w * (1.0 + w2 * ((-1.0 / 6) + w2 * (1.0 / 120)));
+        *c = 1.0 + w2 * (-0.5 + w2 * (1.0 / 24));
+    } else if (fabs(w) < 0.05) {
         const double w2 = w * w;
         *s = w * (1.0 + w2 * ((-1.0 / 6) + w2 * ((1.0 / 120) + w2 * (-1.0 / 5040))));
         *c = 1.0 + w2 * (-0.5 + w2 * ((1.0 / 24) + w2 * ((-1.0 / 720) + w2 * (1.0 / 40320))));
