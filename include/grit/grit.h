@@ -9,5 +9,6 @@
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/stress.h"
 
 #endif

@@ -1,0 +1,33 @@
+/* grit: the stress tensor of an assembly from its contact forces
+ * (Love-Weber; spec concrete-cpm.md section 7).
+ *
+ *   sigma_ij = 1/V sum_c F_i^c l_j^c
+ *
+ * over the real contacts c whose contact point lies in the box [lo, hi]
+ * (lo = hi = NULL: every contact), with F^c the force on the contact's
+ * particle A (global) and l^c the branch vector from A to B: between the
+ * two nodes for particles with a volume (sphere, capsule, ellipsoid, rod),
+ * from the contact point for a boundary (wall, facet, infinite cylinder),
+ * which then closes the volume. Tension is positive. The tensor is returned
+ * unsymmetrised (Woo's accumulation): its skew part measures how far the
+ * contact forces are from the moment balance of the particles; the stress
+ * of spec 7 is its symmetric part. Periodic images are not handled yet.
+ *
+ * sigma is stored by columns: sigma->c[j] holds the components sigma_ij. */
+#ifndef GRIT_STRESS_H
+#define GRIT_STRESS_H
+
+#include "grit/scene.h"
+
+/* Returns GRIT_OK, or GRIT_EINVAL (volume not > 0 and finite, lo > hi);
+ * *n_contacts (may be NULL) gets the number of contacts summed. */
+int grit_stress_love_weber(const grit_scene *s, double volume, const grit_vec3 *lo, const grit_vec3 *hi,
+                           grit_mat3 *sigma, int *n_contacts);
+
+/* Helpers for the demonstrations: symmetric part, Frobenius norm,
+ * R^T sigma R. */
+grit_mat3 grit_mat3_sym(const grit_mat3 *a);
+double grit_mat3_frob(const grit_mat3 *a);
+grit_mat3 grit_mat3_rotate_back(const grit_mat3 *R, const grit_mat3 *sigma);
+
+#endif

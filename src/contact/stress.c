@@ -1,0 +1,74 @@
+/* grit: the Love-Weber stress tensor over the real contacts (see
+ * include/grit/stress.h). */
+#include "grit/stress.h"
+
+#include "cg2/l6geom.h"
+#include "core/scene_impl.h"
+
+/* A boundary has no centre that belongs to the assembly: its branch vector
+ * starts at the contact point. */
+static bool is_boundary(int shape)
+{
+    return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET || shape == GRIT_SHAPE_INFCYLINDER;
+}
+
+static bool inside(grit_vec3 p, const grit_vec3 *lo, const grit_vec3 *hi)
+{
+    if (!lo) return true;
+    return p.x >= lo->x && p.x <= hi->x && p.y >= lo->y && p.y <= hi->y && p.z >= lo->z && p.z <= hi->z;
+}
+
+int grit_stress_love_weber(const grit_scene *s, double volume, const grit_vec3 *lo, const grit_vec3 *hi,
+                           grit_mat3 *sigma, int *n_contacts)
+{
+    if (!(volume > 0) || !isfinite(volume))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "stress: volume = %g must be > 0 and finite", volume);
+    if ((lo == NULL) != (hi == NULL))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "stress: give both corners of the region or neither");
+    if (lo && !(lo->x <= hi->x && lo->y <= hi->y && lo->z <= hi->z))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL,
+                         "stress: region lo = (%g, %g, %g) is not below hi = (%g, %g, %g)", lo->x, lo->y, lo->z,
+                         hi->x, hi->y, hi->z);
+    double m[3][3] = {{0}};
+    int n = 0;
+    const grit_contacts *C = &s->c;
+    for (int k = 0; k < C->n; k++) {
+        const grit_pair *pp = &C->pair[k];
+        if (!(pp->flags & CF_REAL)) continue;
+        const grit_l6geom *g = &C->geom[k];
+        if (!inside(g->c, lo, hi)) continue;
+        const grit_vec3 f = C->phys[k].f, ez = l6_ez(g);
+        const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, f.x), v3_scale(g->ey, f.y)), v3_scale(ez, f.z));
+        const grit_vec3 xa = is_boundary(s->b.shape[pp->a]) ? g->c : s->b.pr[pp->a].pos;
+        const grit_vec3 xb = is_boundary(s->b.shape[pp->b]) ? g->c : s->b.pr[pp->b].pos;
+        const grit_vec3 l = v3_sub(xb, xa);
+        const double Fv[3] = {F.x, F.y, F.z}, lv[3] = {l.x, l.y, l.z};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) m[i][j] += Fv[i] * lv[j];
+        n++;
+    }
+    for (int j = 0; j < 3; j++) sigma->c[j] = v3(m[0][j] / volume, m[1][j] / volume, m[2][j] / volume);
+    if (n_contacts) *n_contacts = n;
+    return GRIT_OK;
+}
+
+grit_mat3 grit_mat3_sym(const grit_mat3 *a)
+{
+    grit_mat3 r;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) v3_set(&r.c[j], i, 0.5 * (v3_get(a->c[j], i) + v3_get(a->c[i], j)));
+    return r;
+}
+
+double grit_mat3_frob(const grit_mat3 *a) { return sqrt(v3_norm2(a->c[0]) + v3_norm2(a->c[1]) + v3_norm2(a->c[2])); }
+
+grit_mat3 grit_mat3_rotate_back(const grit_mat3 *R, const grit_mat3 *sigma)
+{
+    /* (R^T sigma R)_ij = R_ki sigma_kl R_lj = c_i(R) . sigma c_j(R) */
+    grit_mat3 r;
+    for (int j = 0; j < 3; j++) {
+        const grit_vec3 sr = m3_mul(sigma, R->c[j]);
+        r.c[j] = v3(v3_dot(R->c[0], sr), v3_dot(R->c[1], sr), v3_dot(R->c[2], sr));
+    }
+    return r;
+}
