@@ -10,5 +10,6 @@
 #include "grit/tester.h"
 #include "grit/shapes.h"
 #include "grit/stress.h"
+#include "grit/kuhn.h"
 
 #endif

@@ -25,19 +25,8 @@
 
 #include <stdbool.h>
 
+#include "grit/kuhn.h"
 #include "grit/math.h"
-
-enum { GRIT_KUHN_TWIRL_EXACT = 0, GRIT_KUHN_TWIRL_FIRST_ORDER = 1, GRIT_KUHN_TWIRL_OFF = 2 };
-enum { GRIT_KUHN_WORK_TRAPEZOID = 0, GRIT_KUHN_WORK_EXACT = 1 };
-
-typedef enum grit_kuhn_status {
-    GRIT_KUHN_SEPARATED = 0,
-    GRIT_KUHN_FRESH_ELASTIC,
-    GRIT_KUHN_FRESH_SLIDING,
-    GRIT_KUHN_ELASTIC,
-    GRIT_KUHN_SLIP,
-    GRIT_KUHN_STATUS_COUNT
-} grit_kuhn_status;
 
 /* The switches of spec section 4 (R1..R4b) and the work option (V5). */
 typedef struct grit_kuhn_opt {
