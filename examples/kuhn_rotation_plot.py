@@ -47,8 +47,10 @@ def main():
     ax.set_xlabel("rotation angle (degrees)")
     ax.set_ylabel(r"$|R^T\sigma R-\sigma_0|\,/\,|\sigma_0|$")
     ax.set_title("stress of a loaded assembly rotated rigidly about (1,2,3)")
+    ax.set_ylim(1e-15, 1)  # room for the legend below the curves
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="lower right", title="(dashed: 10000 increments; projection only: hidden under 1000)",
+              title_fontsize=7)
     labels, sym, skew = [], [], []
     for (v, m), pts in sorted(runs.items()):
         last = pts[-1]
