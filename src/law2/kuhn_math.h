@@ -264,9 +264,15 @@ static inline void grit_kuhn_update(const grit_kuhn_in *in, const grit_kuhn_opt 
                 const double a = v3_norm2(D) - mu * mu * dN * dN;
                 const double b = 2.0 * (v3_dot(F0, D) - mu * mu * N0 * dN);
                 const double c = F0sq - muN0 * muN0;
-                as = grit_kuhn_onset(a, b, c);
-                Fs = v3_madd(F0, as, D);
-                W1 = (v3_norm2(Fs) - F0sq) * ikt2;
+                /* sliding on: the force is on the limit (to round-off) and does
+                 * not move inwards; the root is 0 to 1e-14 (the paper's "at the
+                 * limit already", line 25, corrected) -- the common case,
+                 * without the square root and the division */
+                if (!(b >= 0 && c >= -GRIT_KUHN_EPS * muN0 * muN0)) {
+                    as = grit_kuhn_onset(a, b, c);
+                    Fs = v3_madd(F0, as, D);
+                    W1 = (v3_norm2(Fs) - F0sq) * ikt2;
+                }
             }
             const double Ns = N0 + as * dN;
             const grit_vec3 du1 = v3_scale(dut, 1.0 - as); /* S11 */
