@@ -335,5 +335,14 @@ int main(int argc, char **argv)
            "(SIMD kernel %.2f); refined/conventional %.2f, refined/IdealElPl %.2f (SIMD %.2f)\n",
            er, ec, ei, es, er / ec, er / ei, er / es);
     grit_scene_destroy(s);
+    free(R.in);
+    free(R.g);
+    free(R.p);
+    free(R.cold);
+    free(R.o);
+    free(R.x0);
+    free(R.fresh);
+    free(S.in);
+    free(out);
     return 0;
 }
