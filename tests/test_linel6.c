@@ -17,7 +17,7 @@ static double t19_run(double kt, grit_frictphys *p)
     grit_law_energy E = {0, 0, 0, 0};
     for (int k = 0; k < 10; k++) {
         E.elast = 0; /* a resettable entry: the contact loop books the current value each step */
-        CHECK(law_linel6(&L, &g, p, &cold, k == 0, true, &E));
+        CHECK(law_linel6(&L, &g, p, &cold, k == 0, true, &E, NULL, NULL));
     }
     return E.elast;
 }

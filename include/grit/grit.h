@@ -6,8 +6,10 @@
 
 #include "grit/math.h"
 #include "grit/params.h"
+#include "grit/restart.h"
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/stl.h"
 
 #endif

@@ -53,8 +53,8 @@ typedef enum grit_status {
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
     X(flag, simd, true, "-", 0, 1, 0, NULL, \
       "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
-    X(choice, law, 0, "-", 0, 1, 0, "idealelpl|linel6", \
-      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall) or six-DoF linear elastic") \
+    X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
+      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
     X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \
       "friction of a contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, max, harmavg 2ab/(a+b)") \
     X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
@@ -62,14 +62,23 @@ typedef enum grit_status {
     X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
     X(flag, ini_eqlb, false, "-", 0, 1, 0, NULL, "IdealElPl: the gap at contact creation is the equilibrium distance") \
     X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
-      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)")
+      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)") \
+    X(flag, kuhn_fresh, true, "-", 0, 1, 0, NULL, "Kuhn: a new contact ignores the movement before its touch instant (R1)") \
+    X(flag, kuhn_onset, true, "-", 0, 1, 0, NULL, "Kuhn: elastic up to the slip onset within the step, then slip (R2)") \
+    X(flag, kuhn_turn, true, "-", 0, 1, 0, NULL, \
+      "Kuhn: closed-form turning of the force during slip (R3); false: radial return of the trial force") \
+    X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, "Kuhn: project the stored force onto the new tangent plane (R4a)") \
+    X(choice, kuhn_twirl, 0, "-", 0, 2, 0, "exact|first_order|off", \
+      "Kuhn: turn the stored force with the pair's mean spin about the normal (R4b); all of R1-R3 and R4b off is the conventional law") \
+    X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
+      "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
 /* clang-format on */
 
 typedef struct grit_scene_def {
     GRIT_SCENE_PARAMS(GRIT_PARAM_FIELD)
 } grit_scene_def;
 
-enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1 };
+enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1, GRIT_LAW_KUHN = 2 };
 enum { GRIT_FRICTION_MIN = 0, GRIT_FRICTION_AVG, GRIT_FRICTION_MAX, GRIT_FRICTION_HARMAVG };
 
 grit_scene_def grit_default_scene_def(void);
@@ -193,8 +202,13 @@ int grit_step(grit_scene *s, long n);
 long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
-/* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
+/* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
+ * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
+/* The time step the next grit_step will use (an automatic one resolved now),
+ * or the error that grit_step would give (a fixed dt above the critical one);
+ * changes nothing. For checking a scene before committing to a run. */
+int grit_check_dt(grit_scene *s, double *dt);
 
 /* ---- state access (by particle id) ---------------------------------------- */
 int grit_get_pos(const grit_scene *s, int id, grit_vec3 *out);
@@ -253,6 +267,9 @@ typedef struct grit_contact_info {
 int grit_contact_count(const grit_scene *s); /* real contacts */
 /* Fill info for the i-th real contact (0 <= i < grit_contact_count). */
 int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info);
+/* Visit every real contact in O(1) each: start with *cursor = 0; returns 1
+ * and fills info while there are more, then 0. */
+int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info);
 /* Find the real contact between two particle ids; returns its index or -1. */
 int grit_contact_find(const grit_scene *s, int id_a, int id_b);
 
@@ -263,7 +280,7 @@ typedef struct grit_stats {
     int potential_pairs;  /* pairs in the candidate list */
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
-    double time_integrate, time_collide, time_contacts; /* seconds, accumulated */
+    double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 

@@ -10,7 +10,7 @@
 
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
-                       grit_law_energy *);
+                       grit_law_energy *, const grit_cg2_out *, double *);
 
 static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo, int hi, cg2_fn cg2, law_fn law,
                                                            const bool track, const bool torque,
@@ -42,7 +42,8 @@ static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo
         } else {
             l6geom_update(g, &o, L.dt, renorm, zero);
         }
-        if (!law(&L, g, p, cold, !real, track, E)) {
+        double *ext = C->ext_n ? C->ext + (size_t)k * (size_t)C->ext_n : NULL;
+        if (!law(&L, g, p, cold, !real, track, E, &o, ext)) {
             pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
             continue;
         }

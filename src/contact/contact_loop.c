@@ -12,11 +12,24 @@
 #include "contact/ss_idealelpl_simd.h"
 #include "core/storage.h"
 #include "law2/idealelpl.h"
+#include "law2/kuhn.h"
 #include "law2/linel6.h"
 
 #define RUN(CG2, LAW, TORQUE) \
     (track ? run_block(s, lo, hi, CG2, LAW, true, TORQUE, E) : run_block(s, lo, hi, CG2, LAW, false, TORQUE, E))
-#define BY_LAW(CG2) (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true) : RUN(CG2, law_idealelpl, false))
+#define BY_LAW(CG2)                                                                                                \
+    (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true)                                                           \
+                            : (law == GRIT_LAW_KUHN ? RUN(CG2, law_kuhn, false) : RUN(CG2, law_idealelpl, false)))
+
+int grit_law_ext_n(int law) { return law == GRIT_LAW_KUHN ? GRIT_KUHN_EXT_N : 0; }
+
+int grit_contact_prepare(grit_scene *s)
+{
+    int n = grit_law_ext_n(s->def.law);
+    if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
+        return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of law %d", s->def.law);
+    return GRIT_OK;
+}
 
 /* Contacts [lo, hi) of one kind; returns how many are real afterwards. */
 static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E)
@@ -43,6 +56,8 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
     case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
     case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
     case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
+    case GRIT_CG2_FACET_ELLIPSOID: return BY_LAW(cg2_facet_ellipsoid);
+    case GRIT_CG2_CAPSULE_ELLIPSOID: return BY_LAW(cg2_capsule_ellipsoid);
     default: return 0;
     }
 }
@@ -82,8 +97,11 @@ int grit_contact_loop(grit_scene *s)
             n_real += run_range(s, kind, C->kind_start[kind], C->kind_start[kind + 1], &E);
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
-    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT]; k < n_old; k++)
-        n_real += run_range(s, C->pair[k].kind, k, k + 1, &E);
+    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT], k2; k < n_old; k = k2) {
+        /* runs of one kind (promotions come kind by kind): the block loops apply */
+        for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == C->pair[k].kind; k2++) {}
+        n_real += run_range(s, C->pair[k].kind, k, k2, &E);
+    }
     for (int kind = 0; kind < GRIT_CG2_KIND_COUNT; kind++) {
         int r = promote_range(s, kind, C->pot_start[kind], C->pot_start[kind + 1], &E);
         if (r < 0) return r;

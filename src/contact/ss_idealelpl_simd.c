@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
         LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
         LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
-        LE->broken += v4_sel(broken, half * kn * uN * uN + kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
+        LE->broken += v4_sel(broken, kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
     }
     (void)E;
 

@@ -40,6 +40,7 @@ int grit_param_check(const grit_param_info *p, double v, char *err, size_t errle
     else {
         ok = (p->flags & GRIT_P_MIN_EXCL) ? v > p->min : v >= p->min;
         ok = ok && ((p->flags & GRIT_P_MAX_EXCL) ? v < p->max : v <= p->max);
+        ok = ok && isfinite(v); /* an infinite bound means unbounded, not "infinity allowed" */
         if (p->type == GRIT_PT_int || p->type == GRIT_PT_choice || p->type == GRIT_PT_flag)
             ok = ok && v == floor(v);
     }

@@ -37,6 +37,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
     b->id[i] = id;
     b->refpos[i] = v3(NAN, NAN, NAN);
     s->need_rebuild = true;
+    s->dt_check = true;
     return i;
 }
 

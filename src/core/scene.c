@@ -88,6 +88,7 @@ int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
     if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
     bool skin_changed = def->verlet_dist != s->def.verlet_dist;
     s->def = *def;
+    s->dt_check = true;
     if (!isnan(def->dt)) s->dt = def->dt;
     else if (s->step == 0) s->dt = NAN;
     if (skin_changed) {
@@ -159,6 +160,20 @@ int grit_contacts_reserve(grit_contacts *c, int cap)
         return -1;
     if (c->ext_n > 0 && grit_grow((void **)&c->ext, sizeof(double) * (size_t)c->ext_n, cap)) return -1;
     c->cap = cap;
+    return 0;
+}
+
+int grit_contacts_set_ext_n(grit_contacts *c, int n)
+{
+    double *e = NULL;
+    if (n > 0 && c->cap > 0) {
+        e = malloc(sizeof(double) * (size_t)n * (size_t)c->cap);
+        if (!e) return -1;
+        for (size_t i = 0; i < (size_t)n * (size_t)c->cap; i++) e[i] = NAN;
+    }
+    free(c->ext);
+    c->ext = e;
+    c->ext_n = n;
     return 0;
 }
 

@@ -204,6 +204,7 @@ struct grit_scene {
     long step;
     double time;
     double dt; /* current step (resolved from def.dt) */
+    bool dt_check; /* something that may lower the critical step changed: check dt again */
 
     /* energy */
     double energy[GRIT_E_COUNT];

@@ -9,8 +9,10 @@
 #include "law2/law2.h"
 
 static inline bool law_linel6(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p, grit_contact_cold *cold,
-                              bool fresh, bool track, grit_law_energy *E)
+                              bool fresh, bool track, grit_law_energy *E, const grit_cg2_out *o, double *ext)
 {
+    (void)o;
+    (void)ext;
     (void)cold;
     (void)fresh;
     const double dt = L->dt, kn = p->kn, kt = p->kt;
