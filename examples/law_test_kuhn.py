@@ -12,6 +12,7 @@ and the tester's own figures for the Kuhn run (OUTDIR/law-kuhn-{dofs,cone}.png,
 record law-kuhn.csv). At this time step the two laws differ by a few newtons
 out of 20 kN: Kuhn's refinements matter for large increments per step.
 """
+import os
 import sys
 
 import matplotlib
@@ -73,6 +74,7 @@ ax.grid(alpha=0.3)
 ax.legend(fontsize="small", loc="lower left")
 ax.set_title("shear along y into sliding, then along z")
 fig.tight_layout()
+os.makedirs(out, exist_ok=True)
 fig.savefig(f"{out}/law-kuhn-turn.png", dpi=110)
 kuhn = results["kuhn"][1]
 kuhn.save(f"{out}/law-kuhn.csv")
