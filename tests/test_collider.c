@@ -133,7 +133,7 @@ static void broadphase_never_misses(void)
         int sort_period;
     } runs[] = {{12345, 1}, {987654321, 7}, {42, 100}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        grit_scene *s = random_scene(runs[r].seed, runs[r].sort_period, 200);
+        grit_scene *s = random_scene(runs[r].seed, runs[r].sort_period, 160);
         int misses = 0, max_overlaps = 0;
         for (int k = 0; k < 1200 && misses == 0; k++) {
             CHECK(grit_step(s, 1) == GRIT_OK);

@@ -1,5 +1,6 @@
 /* The law tester (spec 10): T29, the frame orientation by ids, the
  * condition parser, the stage bookkeeping and the record. */
+#include "core/scene_impl.h"
 #include "grit/grit.h"
 #include "test.h"
 
@@ -368,6 +369,19 @@ static void cond_parse(void)
     CHECK(!grit_tester_cond_eval(NULL, &st, &c));
     st.u[0] = 0.5;
     CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    CHECK(grit_tester_cond_parse("rebound", &c, err, sizeof err) == 0 && c.quantity == GRIT_TQ_REBOUND);
+    CHECK(!grit_tester_cond_eval(NULL, &st, &c));
+    st.bounces = 2;
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    st.bounces = 0;
+    st.had_contact = true; /* and has_contact false: broken */
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
+    CHECK(grit_tester_cond_parse("cTime >= 0.5", &c, err, sizeof err) == 0 && c.quantity == GRIT_TQ_CTIME);
+    st.time_c0 = NAN;
+    st.stage_time = 2.0;
+    CHECK(!grit_tester_cond_eval(NULL, &st, &c));
+    st.time_c0 = 1.5;
+    CHECK(grit_tester_cond_eval(NULL, &st, &c));
 }
 
 static void stage_errors(void)
@@ -517,6 +531,65 @@ static void initial_velocity(void)
     grit_scene_destroy(s);
 }
 
+/* grit_impose_local on its own: axes turned 45 degrees about z; velocity
+ * imposed along x', force along y' (from the step after it was set: the
+ * force is applied when the accumulators are reset), angular velocity
+ * about z; nothing else moves. */
+static void impose_local_basics(void)
+{
+    grit_scene *s = two_spheres(1e-3, v3(0, 0, 0), v3(5, 0, 0), 0.5);
+    const double c = sqrt(0.5);
+    grit_mat3 ax = {{v3(c, c, 0), v3(-c, c, 0), v3(0, 0, 1)}};
+    const double val[6] = {2.0, 3.0, 0, 0, 0, 0.5};
+    const uint8_t what[6] = {GRIT_IMPOSE_VEL, GRIT_IMPOSE_FORCE, GRIT_IMPOSE_FREE, 0, 0, GRIT_IMPOSE_VEL};
+    CHECK(grit_impose_local(s, 0, &ax, val, what) == GRIT_OK);
+    CHECK(grit_step(s, 11) == GRIT_OK);
+    double m;
+    grit_get_mass(s, 0, &m, NULL);
+    grit_vec3 v, w;
+    grit_get_vel(s, 0, &v);
+    grit_get_angvel(s, 0, &w);
+    CHECK_ABS(v3_dot(v, ax.c[0]), 2.0, 1e-14);
+    CHECK_REL(v3_dot(v, ax.c[1]), 3.0 / m * 1e-3 * 10, 1e-9); /* 1e-16 m/s rounding of the x' projections */
+    CHECK_ABS(v.z, 0, 0);
+    CHECK_VEC(w, 0, 0, 0.5, 1e-15);
+    /* bad input changes nothing */
+    grit_mat3 skew = {{v3(1, 0, 0), v3(0.1, 1, 0), v3(0, 0, 1)}};
+    CHECK(grit_impose_local(s, 1, &skew, val, what) == GRIT_EINVAL && strstr(grit_last_error(s), "orthonormal"));
+    const uint8_t bad_mode[6] = {3, 0, 0, 0, 0, 0};
+    CHECK(grit_impose_local(s, 1, &ax, val, bad_mode) == GRIT_EINVAL && strstr(grit_last_error(s), "mode 3"));
+    const double bad_val[6] = {NAN, 0, 0, 0, 0, 0};
+    CHECK(grit_impose_local(s, 1, &ax, bad_val, what) == GRIT_EINVAL && strstr(grit_last_error(s), "not finite"));
+    CHECK(grit_impose_local(s, 9, &ax, val, what) == GRIT_EINVAL && strstr(grit_last_error(s), "id 9"));
+    CHECK(s->n_local6 == 1 && !(s->b.flags[grit_idx(s, 1)] & PF_LOCAL6));
+    CHECK(grit_impose_local_clear(s, 0) == GRIT_OK && s->n_local6 == 0);
+    CHECK(grit_impose_local_clear(s, 0) == GRIT_OK); /* none: nothing to do */
+    grit_scene_destroy(s);
+}
+
+/* The impositions live on the particles while a stage runs and are gone
+ * when the tester is done, or destroyed half-way. */
+static void impositions_lifetime(void)
+{
+    grit_scene *s = two_spheres(1e-3, v3(0, 0, 0), v3(1, 0, 0), 0.5);
+    grit_tester *t = grit_tester_create(s, 0, 1, NULL);
+    grit_tester_stage st = stage("-0.01,0,0,0,0,0", "vvvvvv", "step >= 5");
+    CHECK(grit_tester_add_stage(t, &st) == GRIT_OK);
+    CHECK(s->n_local6 == 0);
+    CHECK(grit_tester_step(t, 3) == GRIT_OK);
+    CHECK(s->n_local6 == 2 && (s->b.flags[0] & PF_LOCAL6) && (s->b.flags[1] & PF_LOCAL6));
+    CHECK(grit_tester_step(t, 10) == GRIT_OK);
+    CHECK(grit_tester_done(t) && s->n_local6 == 0 && !(s->b.flags[0] & PF_LOCAL6));
+    grit_tester_destroy(t);
+    t = grit_tester_create(s, 0, 1, NULL);
+    CHECK(grit_tester_add_stage(t, &st) == GRIT_OK);
+    CHECK(grit_tester_step(t, 3) == GRIT_OK);
+    CHECK(s->n_local6 == 2);
+    grit_tester_destroy(t);
+    CHECK(s->n_local6 == 0 && !(s->b.flags[1] & PF_LOCAL6));
+    grit_scene_destroy(s);
+}
+
 /* Core fix: ids never handed out are not particles (id2idx was left
  * uninitialised beyond the particle count). */
 static void unknown_ids(void)
@@ -541,6 +614,8 @@ int main(void)
     RUN(stage_errors);
     RUN(callbacks);
     RUN(initial_velocity);
+    RUN(impose_local_basics);
+    RUN(impositions_lifetime);
     RUN(unknown_ids);
     TEST_MAIN_END();
 }

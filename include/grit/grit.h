@@ -6,10 +6,12 @@
 
 #include "grit/math.h"
 #include "grit/params.h"
+#include "grit/restart.h"
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
 #include "grit/stress.h"
 #include "grit/kuhn.h"
+#include "grit/stl.h"
 
 #endif

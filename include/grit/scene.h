@@ -202,8 +202,13 @@ int grit_step(grit_scene *s, long n);
 long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
-/* Critical time step estimate (p-wave, or sqrt(2m/k) for pair overrides). */
+/* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
+ * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
+/* The time step the next grit_step will use (an automatic one resolved now),
+ * or the error that grit_step would give (a fixed dt above the critical one);
+ * changes nothing. For checking a scene before committing to a run. */
+int grit_check_dt(grit_scene *s, double *dt);
 
 /* ---- state access (by particle id) ---------------------------------------- */
 int grit_get_pos(const grit_scene *s, int id, grit_vec3 *out);
@@ -262,6 +267,9 @@ typedef struct grit_contact_info {
 int grit_contact_count(const grit_scene *s); /* real contacts */
 /* Fill info for the i-th real contact (0 <= i < grit_contact_count). */
 int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info);
+/* Visit every real contact in O(1) each: start with *cursor = 0; returns 1
+ * and fills info while there are more, then 0. */
+int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info);
 /* Find the real contact between two particle ids; returns its index or -1. */
 int grit_contact_find(const grit_scene *s, int id_a, int id_b);
 
@@ -272,7 +280,7 @@ typedef struct grit_stats {
     int potential_pairs;  /* pairs in the candidate list */
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
-    double time_integrate, time_collide, time_contacts; /* seconds, accumulated */
+    double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 

@@ -130,6 +130,8 @@ typedef enum grit_tester_quantity {
     GRIT_TQ_TIME,      /* stage time */
     GRIT_TQ_BOUNCES,   /* bounces */
     GRIT_TQ_ENERGY,    /* energy entry `index` (grit_energy_kind) */
+    GRIT_TQ_REBOUND,   /* 1 if bounces >= 2 or broken, else 0 */
+    GRIT_TQ_CTIME,     /* stage time since the last contact was created (NaN before) */
     GRIT_TQ_COUNT
 } grit_tester_quantity;
 
@@ -144,8 +146,8 @@ typedef struct grit_tester_cond {
 } grit_tester_cond;
 
 /* Parse a condition written as text:
- *   "C"  (a contact exists), "not C", "broken",
- *   "<q> <op> <number>"   with q one of uN, step, time, bounces,
+ *   "C"  (a contact exists), "not C", "broken", "rebound",
+ *   "<q> <op> <number>"   with q one of uN, step, time, cTime, bounces,
  *   "<q>[<k>] <op> <number>" with q one of u, f, v, fErrRel, fErrAbs (k 0..5)
  *                            or E (k an energy name, e.g. E[plast] > 0),
  *   op one of < <= > >=. Returns 0, or -1 with a one-line message in err. */
@@ -184,7 +186,8 @@ int grit_tester_stage_parse(grit_tester_stage *st, const char *values, const cha
 /* ---- the tester ------------------------------------------------------------- */
 /* Create a tester on particles id_a, id_b of scene s (def NULL: defaults).
  * Returns NULL on bad input, with the message in grit_last_error(s). The
- * tester must be destroyed before the scene. */
+ * tester must be destroyed before the scene; destroying it before its last
+ * stage ended removes its impositions from the particles. */
 grit_tester *grit_tester_create(grit_scene *s, int id_a, int id_b, const grit_tester_def *def);
 void grit_tester_destroy(grit_tester *t);
 /* Append a stage (validated). */

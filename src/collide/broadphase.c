@@ -558,7 +558,9 @@ int grit_broadphase_rebuild(grit_scene *s)
     double dv = grit_verlet_dist(s);
     if (compute_boxes(s, dv)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     choose_grid(s);
+    s->gen_contacts++; /* the contact list is rebuilt (and may move) even if this fails */
     if (s->def.sort_period > 0 && (s->last_sort_step < 0 || s->step - s->last_sort_step >= s->def.sort_period)) {
+        s->gen_bodies++;
         if (grit_sort_particles(s, s->bp->origin, s->bp->h, s->bp->box))
             return grit_fail(s, GRIT_ENOMEM, "out of memory sorting particles");
         s->last_sort_step = s->step;
@@ -572,6 +574,39 @@ int grit_broadphase_rebuild(grit_scene *s)
     s->need_rebuild = false;
     s->stats.rebuilds++;
     return GRIT_OK;
+}
+
+void grit_broadphase_get_state(const grit_scene *s, grit_broadphase_state *out)
+{
+    const grit_broadphase *bp = s->bp;
+    *out = (grit_broadphase_state){bp->box, bp->n_boxes, bp->rot, bp->rot_r, bp->rot_q0, bp->n_rot};
+}
+
+int grit_broadphase_set_state(grit_scene *s, const grit_broadphase_state *in)
+{
+    grit_broadphase *bp = s->bp;
+    int nb = in->n_boxes, nr = in->n_rot;
+    if (nb > bp->box_cap) {
+        if (grit_grow((void **)&bp->box, sizeof *bp->box, nb) || grit_grow((void **)&bp->range, 6 * sizeof(int32_t), nb) ||
+            grit_grow((void **)&bp->special, 1, nb))
+            return -1;
+        bp->box_cap = nb;
+    }
+    if (nr > bp->rot_cap) {
+        if (grit_grow((void **)&bp->rot, sizeof *bp->rot, nr) || grit_grow((void **)&bp->rot_r, sizeof *bp->rot_r, nr) ||
+            grit_grow((void **)&bp->rot_q0, sizeof *bp->rot_q0, nr))
+            return -1;
+        bp->rot_cap = nr;
+    }
+    if (nb > 0) memcpy(bp->box, in->box, sizeof *bp->box * (size_t)nb);
+    if (nr > 0) {
+        memcpy(bp->rot, in->rot, sizeof *bp->rot * (size_t)nr);
+        memcpy(bp->rot_r, in->rot_r, sizeof *bp->rot_r * (size_t)nr);
+        memcpy(bp->rot_q0, in->rot_q0, sizeof *bp->rot_q0 * (size_t)nr);
+    }
+    bp->n_boxes = nb;
+    bp->n_rot = nr;
+    return 0;
 }
 
 bool grit_broadphase_box_escaped(const grit_scene *s, int i)
@@ -588,11 +623,11 @@ bool grit_broadphase_box_escaped(const grit_scene *s, int i)
 int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
-    /* many contacts created since the last rebuild sit outside the blocks by
-     * kind, on the slow path: rebuild to put them in place */
+    /* most contacts were created since the last rebuild, outside the blocks
+     * by kind and out of space order: rebuild to put them in place */
     const grit_contacts *C = &s->c;
     int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
-    bool reblock = fresh > 64 && fresh > C->n / 8;
+    bool reblock = fresh > 1024 && fresh > C->n / 2;
     if (s->need_rebuild || dv == 0 || s->max_disp2 > dv * dv || reblock ||
         rotation_stale(s, dv)) return grit_broadphase_rebuild(s);
     return GRIT_OK;

@@ -14,6 +14,7 @@
 #define GRIT_BROADPHASE_H
 
 #include "core/scene_impl.h"
+#include "shape/shape.h"
 
 struct grit_broadphase;
 struct grit_broadphase *grit_broadphase_create(void);
@@ -32,6 +33,22 @@ double grit_verlet_dist(grit_scene *s);
  * whose data moves without their node moving (a facet spinning about its
  * centroid); the integrator asks this for those. */
 bool grit_broadphase_box_escaped(const grit_scene *s, int i);
+
+/* What the broad phase keeps between rebuilds and a restarted run needs to
+ * decide its next rebuild exactly as an uninterrupted one: the enlarged
+ * boxes of the last rebuild and the orientations of rotation-sensitive
+ * particles then. */
+typedef struct grit_broadphase_state {
+    const grit_aabb *box;
+    int n_boxes;
+    const int32_t *rot;
+    const double *rot_r;
+    const grit_quat *rot_q0;
+    int n_rot;
+} grit_broadphase_state;
+void grit_broadphase_get_state(const grit_scene *s, grit_broadphase_state *out);
+/* Copies the arrays; returns -1 when out of memory. */
+int grit_broadphase_set_state(grit_scene *s, const grit_broadphase_state *in);
 
 /* May particles i and j (internal indices) ever collide (masks, kinds)? */
 bool grit_may_collide(const grit_scene *s, int i, int j);

@@ -56,6 +56,8 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
     case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
     case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
     case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
+    case GRIT_CG2_FACET_ELLIPSOID: return BY_LAW(cg2_facet_ellipsoid);
+    case GRIT_CG2_CAPSULE_ELLIPSOID: return BY_LAW(cg2_capsule_ellipsoid);
     default: return 0;
     }
 }
@@ -74,6 +76,7 @@ static int promote_range(grit_scene *s, int kind, int lo, int hi, grit_law_energ
         if (C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a contact");
         int q = C->n++;
+        s->gen_contacts++; /* one more row in the contact arrays (views: arrays.h) */
         C->pair[q] = *pp;
         C->pair[q].flags = 0;
         pp->flags |= CF_PROMOTED;
@@ -94,8 +97,11 @@ int grit_contact_loop(grit_scene *s)
             n_real += run_range(s, kind, C->kind_start[kind], C->kind_start[kind + 1], &E);
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
-    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT]; k < n_old; k++)
-        n_real += run_range(s, C->pair[k].kind, k, k + 1, &E);
+    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT], k2; k < n_old; k = k2) {
+        /* runs of one kind (promotions come kind by kind): the block loops apply */
+        for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == C->pair[k].kind; k2++) {}
+        n_real += run_range(s, C->pair[k].kind, k, k2, &E);
+    }
     for (int kind = 0; kind < GRIT_CG2_KIND_COUNT; kind++) {
         int r = promote_range(s, kind, C->pot_start[kind], C->pot_start[kind + 1], &E);
         if (r < 0) return r;

@@ -58,6 +58,18 @@ int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info)
     return GRIT_OK;
 }
 
+int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info)
+{
+    for (int k = *cursor < 0 ? 0 : *cursor; k < s->c.n; k++)
+        if (s->c.pair[k].flags & CF_REAL) {
+            fill_info(s, k, info);
+            *cursor = k + 1;
+            return 1;
+        }
+    *cursor = s->c.n;
+    return 0;
+}
+
 int grit_contact_find(const grit_scene *s, int id_a, int id_b)
 {
     int a = grit_idx(s, id_a), b = grit_idx(s, id_b);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #ifdef __AVX__
 #include <immintrin.h>
 #endif
@@ -33,6 +34,29 @@ static inline v4d v4_abs(v4d a) { return (v4d)((v4l)a & (v4l){INT64_MAX, INT64_M
 static inline v4d v4_min(v4d a, v4d b) { return v4_sel(a < b, a, b); }
 static inline bool v4_any(v4l m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
 static inline double v4_hsum(v4d a) { return (a[0] + a[1]) + (a[2] + a[3]); }
+
+/* Unaligned load and store of 4 doubles (one vmovupd with AVX). */
+static inline v4d v4_load(const void *p)
+{
+    v4d r;
+    memcpy(&r, p, sizeof r);
+    return r;
+}
+static inline void v4_store(void *p, v4d a) { memcpy(p, &a, sizeof a); }
+
+/* In-place 4x4 transpose: rows r[0..3] become columns. Records of four
+ * doubles (x, y, z, r; the rows of a contact record) become one vector per
+ * field, and back, in 8 shuffles instead of 16 scalar moves. */
+static inline void v4_transpose(v4d r[4])
+{
+    const v4l lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
+    const v4d t0 = __builtin_shuffle(r[0], r[1], lo), t1 = __builtin_shuffle(r[0], r[1], hi);
+    const v4d t2 = __builtin_shuffle(r[2], r[3], lo), t3 = __builtin_shuffle(r[2], r[3], hi);
+    r[0] = __builtin_shuffle(t0, t2, l2);
+    r[1] = __builtin_shuffle(t1, t3, l2);
+    r[2] = __builtin_shuffle(t0, t2, h2);
+    r[3] = __builtin_shuffle(t1, t3, h2);
+}
 
 static inline v4vec vv_add(v4vec a, v4vec b) { return (v4vec){a.x + b.x, a.y + b.y, a.z + b.z}; }
 static inline v4vec vv_sub(v4vec a, v4vec b) { return (v4vec){a.x - b.x, a.y - b.y, a.z - b.z}; }

@@ -24,12 +24,26 @@ typedef struct lane_energy {
     v4d elast, plast, visc, broken;
 } lane_energy;
 
-static inline v4vec gather3(const grit_vec3 *p0, const grit_vec3 *p1, const grit_vec3 *p2, const grit_vec3 *p3)
-{
-    return (v4vec){{p0->x, p1->x, p2->x, p3->x}, {p0->y, p1->y, p2->y, p3->y}, {p0->z, p1->z, p2->z, p3->z}};
-}
+/* The record layouts the row gathers and stores below rely on. */
+#include <stddef.h>
+_Static_assert(offsetof(grit_posr, r) == 24 && sizeof(grit_posr) == 32, "posr: x y z r");
+_Static_assert(offsetof(grit_velw, w) == 24 && sizeof(grit_velw) == 64, "velw: v w pad");
+_Static_assert(offsetof(grit_ft, t) == 24 && sizeof(grit_ft) == 64, "ft: f t pad");
+_Static_assert(offsetof(grit_l6geom, ey) == 24 && offsetof(grit_l6geom, c) == 48 && offsetof(grit_l6geom, uN) == 72 &&
+                   offsetof(grit_l6geom, vel) == 80 && offsetof(grit_l6geom, angvel) == 104 &&
+                   sizeof(grit_l6geom) == 128,
+               "l6geom: ex ey c uN vel angvel");
+_Static_assert(offsetof(grit_frictphys, t) == 24 && offsetof(grit_frictphys, kn) == 48 &&
+                   offsetof(grit_frictphys, kt) == 56,
+               "frictphys: f t kn kt ...");
 
-static inline grit_vec3 lane(v4vec v, int l) { return v3(v.x[l], v.y[l], v.z[l]); }
+/* Row j (4 doubles from byte offset off) of the records at p[0..3],
+ * transposed: out[f] holds field f of the four records. */
+static inline void gather_rows(const void *const p[4], size_t off, v4d out[4])
+{
+    for (int l = 0; l < 4; l++) out[l] = v4_load((const char *)p[l] + off);
+    v4_transpose(out);
+}
 
 /* Scalar fallback for one contact. */
 static inline int scalar_one(grit_scene *s, int k, bool track, grit_law_energy *E)
@@ -54,20 +68,32 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         a[l] = C->pair[k[l]].a;
         b[l] = C->pair[k[l]].b;
     }
-    /* gather the particles */
-    const v4vec xa = gather3(&pr[a[0]].pos, &pr[a[1]].pos, &pr[a[2]].pos, &pr[a[3]].pos);
-    const v4vec xb = gather3(&pr[b[0]].pos, &pr[b[1]].pos, &pr[b[2]].pos, &pr[b[3]].pos);
-    const v4d ra = {pr[a[0]].r, pr[a[1]].r, pr[a[2]].r, pr[a[3]].r};
-    const v4d rb = {pr[b[0]].r, pr[b[1]].r, pr[b[2]].r, pr[b[3]].r};
-    const v4vec va = gather3(&vw[a[0]].v, &vw[a[1]].v, &vw[a[2]].v, &vw[a[3]].v);
-    const v4vec wa = gather3(&vw[a[0]].w, &vw[a[1]].w, &vw[a[2]].w, &vw[a[3]].w);
-    const v4vec vb = gather3(&vw[b[0]].v, &vw[b[1]].v, &vw[b[2]].v, &vw[b[3]].v);
-    const v4vec wb = gather3(&vw[b[0]].w, &vw[b[1]].w, &vw[b[2]].w, &vw[b[3]].w);
+    /* gather the particles: whole records, transposed into fields */
+    const void *pa[4] = {&pr[a[0]], &pr[a[1]], &pr[a[2]], &pr[a[3]]};
+    const void *pb[4] = {&pr[b[0]], &pr[b[1]], &pr[b[2]], &pr[b[3]]};
+    const void *wa4[4] = {&vw[a[0]], &vw[a[1]], &vw[a[2]], &vw[a[3]]};
+    const void *wb4[4] = {&vw[b[0]], &vw[b[1]], &vw[b[2]], &vw[b[3]]};
+    v4d R[4];
+    gather_rows(pa, 0, R); /* x y z r */
+    const v4vec xa = {R[0], R[1], R[2]};
+    const v4d ra = R[3];
+    gather_rows(pb, 0, R);
+    const v4vec xb = {R[0], R[1], R[2]};
+    const v4d rb = R[3];
+    gather_rows(wa4, 0, R); /* v.x v.y v.z w.x */
+    v4d R2[4];
+    gather_rows(wa4, 32, R2); /* w.y w.z pad pad */
+    const v4vec va = {R[0], R[1], R[2]}, wa = {R[3], R2[0], R2[1]};
+    gather_rows(wb4, 0, R);
+    gather_rows(wb4, 32, R2);
+    const v4vec vb = {R[0], R[1], R[2]}, wb = {R[3], R2[0], R2[1]};
     grit_l6geom *g[4] = {&C->geom[k[0]], &C->geom[k[1]], &C->geom[k[2]], &C->geom[k[3]]};
     grit_frictphys *p[4] = {&C->phys[k[0]], &C->phys[k[1]], &C->phys[k[2]], &C->phys[k[3]]};
-    const v4vec nprev = gather3(&g[0]->ex, &g[1]->ex, &g[2]->ex, &g[3]->ex);
-    const v4vec yprev = gather3(&g[0]->ey, &g[1]->ey, &g[2]->ey, &g[3]->ey);
-    const v4vec cprev = gather3(&g[0]->c, &g[1]->c, &g[2]->c, &g[3]->c);
+    const void *gp[4] = {g[0], g[1], g[2], g[3]};
+    gather_rows(gp, 0, R); /* ex.x ex.y ex.z ey.x */
+    gather_rows(gp, 32, R2); /* ey.y ey.z c.x c.y */
+    const v4vec nprev = {R[0], R[1], R[2]}, yprev = {R[3], R2[0], R2[1]};
+    const v4vec cprev = {R2[2], R2[3], {g[0]->c.z, g[1]->c.z, g[2]->c.z, g[3]->c.z}};
 
     /* geometry: Cg2_Sphere_Sphere */
     const v4vec d = vv_sub(xb, xa);
@@ -104,12 +130,14 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4vec angvel = {vv_dot(xm, dw), vv_dot(ym, dw), vv_dot(zm, dw)};
 
     /* law: Law2_L6Geom_FrictPhys_IdealElPl with the optional dashpot */
-    const v4d kn = {p[0]->kn, p[1]->kn, p[2]->kn, p[3]->kn};
-    const v4d kt = {p[0]->kt, p[1]->kt, p[2]->kt, p[3]->kt};
+    const void *pp4[4] = {p[0], p[1], p[2], p[3]};
+    v4d P0[4], P1[4];
+    gather_rows(pp4, 0, P0);  /* f.x f.y f.z t.x */
+    gather_rows(pp4, 32, P1); /* t.y t.z kn kt */
+    const v4d kn = P1[2], kt = P1[3];
     const v4d tanphi = {p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
     const v4d cn = {p[0]->cn, p[1]->cn, p[2]->cn, p[3]->cn};
-    const v4d fy0 = {p[0]->f.y, p[1]->f.y, p[2]->f.y, p[3]->f.y};
-    const v4d fz0 = {p[0]->f.z, p[1]->f.z, p[2]->f.z, p[3]->f.z};
+    const v4d fy0 = P0[1], fz0 = P0[2];
     const bool no_break = s->def.no_break, no_slip = s->def.no_slip;
     const v4l broken = no_break ? (v4l){0, 0, 0, 0} : (uN > zero);
     const v4d fel = kn * uN;
@@ -139,7 +167,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
         LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
         LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
-        LE->broken += v4_sel(broken, half * kn * uN * uN + kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
+        LE->broken += v4_sel(broken, kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
     }
     (void)E;
 
@@ -150,26 +178,42 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4vec Ma = vv_cross(vv_sub(c, xa), F);
     const v4vec Mb = vv_cross(vv_sub(c, xb), (v4vec){-F.x, -F.y, -F.z});
 
+    /* geometry records: four rows of four doubles, transposed back */
+    v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, uN, vel.x, vel.y},
+        G3[4] = {vel.z, angvel.x, angvel.y, angvel.z};
+    v4_transpose(G0);
+    v4_transpose(G1);
+    v4_transpose(G2);
+    v4_transpose(G3);
+    /* force rows (f, first torque component kept) and particle increments */
+    v4d F0[4] = {fx, fy, fz, P0[3]};
+    v4_transpose(F0);
+    const v4vec Fb = {-F.x, -F.y, -F.z};
+    v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
+    v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
+    v4_transpose(A0);
+    v4_transpose(A1);
+    v4_transpose(B0);
+    v4_transpose(B1);
     int kept = 0;
     for (int l = 0; l < 4; l++) {
-        grit_l6geom *gl = g[l];
-        gl->ex = lane(ex, l);
-        gl->ey = lane(ey, l);
-        gl->c = lane(c, l);
-        gl->uN = uN[l];
-        gl->vel = lane(vel, l);
-        gl->angvel = lane(angvel, l);
+        char *gl = (char *)g[l];
+        v4_store(gl, G0[l]);
+        v4_store(gl + 32, G1[l]);
+        v4_store(gl + 64, G2[l]);
+        v4_store(gl + 96, G3[l]);
         if (broken[l]) {
             C->pair[k[l]].flags &= (uint8_t)~CF_REAL;
             continue;
         }
-        p[l]->f = v3(fx[l], fy[l], fz[l]);
+        v4_store(p[l], F0[l]);
         kept++;
-        const grit_vec3 Fl = lane(F, l);
-        ft[a[l]].f = v3_add(ft[a[l]].f, Fl);
-        ft[a[l]].t = v3_add(ft[a[l]].t, lane(Ma, l));
-        ft[b[l]].f = v3_sub(ft[b[l]].f, Fl);
-        ft[b[l]].t = v3_add(ft[b[l]].t, lane(Mb, l));
+        /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
+        char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
+        v4_store(fa, v4_load(fa) + A0[l]);
+        v4_store(fa + 32, v4_load(fa + 32) + A1[l]);
+        v4_store(fb, v4_load(fb) + B0[l]);
+        v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
     }
     return kept;
 }

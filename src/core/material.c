@@ -53,6 +53,7 @@ int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
         grit_pair_override *o = &s->overrides[k];
         if ((o->mat_a == mat_a && o->mat_b == mat_b) || (o->mat_a == mat_b && o->mat_b == mat_a)) {
             o->def = *def;
+            s->dt_check = true; /* an overridden kn changes the critical step */
             return GRIT_OK;
         }
     }
@@ -66,5 +67,6 @@ int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
     s->overrides[s->n_overrides++] = (grit_pair_override){mat_a, mat_b, *def};
     int rc = rebuild_pair_table(s);
     if (rc) s->n_overrides--;
+    else s->dt_check = true;
     return rc;
 }

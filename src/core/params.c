@@ -14,7 +14,7 @@ const grit_param_info *grit_param_find(const grit_param_table *t, const char *na
     return NULL;
 }
 
-static void range_text(const grit_param_info *p, char *buf, size_t len)
+void grit_param_range_text(const grit_param_info *p, char *buf, size_t len)
 {
     if (p->type == GRIT_PT_choice) {
         snprintf(buf, len, "one of %s", p->choices);
@@ -40,11 +40,12 @@ int grit_param_check(const grit_param_info *p, double v, char *err, size_t errle
     else {
         ok = (p->flags & GRIT_P_MIN_EXCL) ? v > p->min : v >= p->min;
         ok = ok && ((p->flags & GRIT_P_MAX_EXCL) ? v < p->max : v <= p->max);
+        ok = ok && isfinite(v); /* an infinite bound means unbounded, not "infinity allowed" */
         if (p->type == GRIT_PT_int || p->type == GRIT_PT_choice || p->type == GRIT_PT_flag)
             ok = ok && v == floor(v);
     }
     if (ok) return 0;
-    range_text(p, r, sizeof r);
+    grit_param_range_text(p, r, sizeof r);
     if (err) snprintf(err, errlen, "parameter '%s' = %.17g is out of range: must be %s (%s)", p->name, v, r, p->unit);
     return -1;
 }

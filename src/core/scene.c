@@ -88,6 +88,7 @@ int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
     if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
     bool skin_changed = def->verlet_dist != s->def.verlet_dist;
     s->def = *def;
+    s->dt_check = true;
     if (!isnan(def->dt)) s->dt = def->dt;
     else if (s->step == 0) s->dt = NAN;
     if (skin_changed) {

@@ -204,6 +204,7 @@ struct grit_scene {
     long step;
     double time;
     double dt; /* current step (resolved from def.dt) */
+    bool dt_check; /* something that may lower the critical step changed: check dt again */
 
     /* energy */
     double energy[GRIT_E_COUNT];
@@ -224,6 +225,11 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    /* Layout generations, read by grit_array_generation (arrays.h): bumped
+     * whenever the particle (contact) arrays may move, change order or
+     * change length, so that views held outside the engine can tell they
+     * went stale. Whoever reallocates, reorders or resizes them bumps these. */
+    uint64_t gen_bodies, gen_contacts;
     char err[512];
 };
 

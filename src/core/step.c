@@ -10,27 +10,46 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* CPU time: robust on a shared machine */
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Resolve an automatic time step, or check a fixed one, before a step. */
-static int resolve_dt(grit_scene *s)
+/* The time step to use: an automatic one derived (also after any change
+ * that may lower the critical step: parameters, particles, pair overrides),
+ * a fixed one checked against the critical step. */
+static int planned_dt(grit_scene *s, double *dt)
 {
     double crit = grit_critical_dt(s);
-    if (isnan(s->dt)) {
+    *dt = s->dt;
+    if (isnan(s->def.dt) || isnan(s->dt)) {
         if (!isfinite(crit) || !(crit > 0))
             return grit_fail(s, GRIT_ESTATE,
                              "cannot choose the time step: no particle has a finite mass with a p-wave or stiffness "
                              "estimate; set parameter 'dt'");
-        s->dt = s->def.dt_safety * crit;
+        *dt = s->def.dt_safety * crit;
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
                          "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
-                         "sqrt(2m/kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         "sqrt(3m/8kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
                          s->dt, crit, crit, s->def.dt_safety);
     }
     return GRIT_OK;
+}
+
+int grit_check_dt(grit_scene *s, double *dt)
+{
+    double d;
+    int rc = planned_dt(s, &d);
+    if (rc == GRIT_OK && dt) *dt = d;
+    return rc;
+}
+
+/* Resolve the step before the first step and whenever dt_check is set. */
+static int resolve_dt(grit_scene *s)
+{
+    int rc = planned_dt(s, &s->dt);
+    if (rc == GRIT_OK) s->dt_check = false;
+    return rc;
 }
 
 int grit_step(grit_scene *s, long n)
@@ -41,7 +60,7 @@ int grit_step(grit_scene *s, long n)
             int rc = grit_cg2_check_flat_pairs(s);
             if (rc) return rc;
         }
-        if (s->step == 0 || isnan(s->dt)) {
+        if (s->step == 0 || isnan(s->dt) || s->dt_check) {
             int rc = resolve_dt(s);
             if (rc) return rc;
             if (s->step == 0 && s->def.gravity_first_step)

@@ -13,8 +13,9 @@
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
 static inline double damp(double a, double f, double v, double d)
 {
-    double x = f * v;
-    return a * (1.0 - d * (x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0)));
+    const double x = f * v;
+    const double sgn = (double)((x > 0) - (x < 0)); /* branch-free: signs are random */
+    return a * (1.0 - d * sgn);
 }
 
 /* q' = 1/2 q (0, wb), wb in body axes */

@@ -16,7 +16,7 @@
 typedef struct grit_local6 {
     int32_t id;
     uint8_t what[6]; /* GRIT_IMPOSE_FREE / _VEL / _FORCE per DoF (x y z rx ry rz) */
-    uint8_t pad[2];
+    uint8_t pad[6]; /* explicit, so that restart files hold no stray bytes */
     double value[6];
     grit_mat3 axes; /* columns: the local axes in global coordinates */
 } grit_local6;

@@ -10,7 +10,9 @@
  *   the stored elastic energy only the spring part, and the dashpot work is
  *   booked as `visc`;
  * - a broken contact books its last tangential elastic energy as `broken`
- *   (Woo books it only with no_slip), so that the balance closes. */
+ *   (Woo books it only with no_slip), so that the balance closes; no normal
+ *   term: 1/2 kn u^2 with u > 0 is not energy the contact ever held, and
+ *   booking it made the balance of a bouncing sphere drift. */
 #ifndef GRIT_LAW2_IDEALELPL_H
 #define GRIT_LAW2_IDEALELPL_H
 
@@ -27,10 +29,9 @@ static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_fri
     if (!isnan(cold->uN0)) u -= cold->uN0;
     const double kn = p->kn, kt = p->kt;
     if (u > 0 && !L->no_break) {
-        if (track) {
-            double et = kt != 0 ? 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt : 0.0;
-            E->broken += 0.5 * kn * u * u + et;
-        }
+        /* only the tangential spring's energy is lost: the normal one, for
+         * u > 0, is not stored (Woo's 1/2 kn u^2 of noSlip is not booked) */
+        if (track && kt != 0) E->broken += 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt;
         return false;
     }
     double fel = kn * u;

@@ -12,6 +12,7 @@ static const struct {
     bool indexed; /* takes [k] with k in 0..5 */
 } names[] = {
     {"uN", GRIT_TQ_UN, false},          {"step", GRIT_TQ_STEP, false},
+    {"cTime", GRIT_TQ_CTIME, false},
     {"time", GRIT_TQ_TIME, false},      {"bounces", GRIT_TQ_BOUNCES, false},
     {"u", GRIT_TQ_U, true},             {"f", GRIT_TQ_F, true},
     {"v", GRIT_TQ_V, true},             {"fErrRel", GRIT_TQ_FERR_REL, true},
@@ -58,6 +59,10 @@ int grit_tester_cond_parse(const char *text, grit_tester_cond *out, char *err, s
         *out = (grit_tester_cond){GRIT_TQ_BROKEN, 0, GRIT_OP_GT, 0.5};
         return 0;
     }
+    if (!strcmp(w, "rebound") && !*rest) {
+        *out = (grit_tester_cond){GRIT_TQ_REBOUND, 0, GRIT_OP_GT, 0.5};
+        return 0;
+    }
     if (!strcmp(w, "not")) {
         p = word(rest, w, sizeof w);
         if (!strcmp(w, "C") && !*skip_ws(p)) {
@@ -74,8 +79,8 @@ int grit_tester_cond_parse(const char *text, grit_tester_cond *out, char *err, s
             indexed = names[k].indexed;
         }
     if (q < 0)
-        PARSE_FAIL("tester condition '%s': unknown quantity '%s' (known: C, not C, broken, uN, step, time, bounces, "
-                   "u[k], f[k], v[k], fErrRel[k], fErrAbs[k], E[energy])",
+        PARSE_FAIL("tester condition '%s': unknown quantity '%s' (known: C, not C, broken, rebound, uN, step, time, "
+                   "cTime, bounces, u[k], f[k], v[k], fErrRel[k], fErrAbs[k], E[energy])",
                    text, w);
     int index = 0;
     if (indexed) {
@@ -133,6 +138,8 @@ static double quantity(const grit_scene *s, const grit_tester_state *st, const g
     case GRIT_TQ_TIME: return st->stage_time;
     case GRIT_TQ_BOUNCES: return st->bounces;
     case GRIT_TQ_ENERGY: return grit_energy(s, k);
+    case GRIT_TQ_REBOUND: return st->bounces >= 2 || (st->had_contact && !st->has_contact) ? 1.0 : 0.0;
+    case GRIT_TQ_CTIME: return st->stage_time - st->time_c0;
     default: return NAN;
     }
 }

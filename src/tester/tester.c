@@ -20,9 +20,15 @@ grit_tester_stage grit_default_tester_stage(void)
     return (grit_tester_stage){.whats = "......", .until = {GRIT_TQ_NONE, 0, GRIT_OP_LT, 0.0}, .until_every = 1};
 }
 
+/* six letters of "vif." */
+static bool whats_ok(const char *w) { return strnlen(w, 7) == 6 && strspn(w, "vif.") == 6; }
+#define WHATS_RULE "must be 6 letters of v (velocity), i (initial velocity), f (force), . (free)"
+
 int grit_tester_stage_parse(grit_tester_stage *st, const char *values, const char *whats, const char *until,
                             char *err, size_t errlen)
 {
+    char dummy[8];
+    if (!err) err = dummy, errlen = sizeof dummy;
     grit_tester_stage n = *st;
     if (values) {
         const char *p = values;
@@ -46,9 +52,8 @@ int grit_tester_stage_parse(grit_tester_stage *st, const char *values, const cha
         }
     }
     if (whats) {
-        if (strlen(whats) != 6 || strspn(whats, "vif.") != 6) {
-            snprintf(err, errlen, "tester stage: whats '%s' must be 6 letters of v (velocity), i (initial velocity), "
-                     "f (force), . (free)", whats);
+        if (!whats_ok(whats)) {
+            snprintf(err, errlen, "tester stage: whats '%s' " WHATS_RULE, whats);
             return -1;
         }
         memcpy(n.whats, whats, 7);
@@ -93,9 +98,12 @@ grit_tester *grit_tester_create(grit_scene *s, int id_a, int id_b, const grit_te
     return t;
 }
 
+static int clear_impositions(grit_tester *t);
+
 void grit_tester_destroy(grit_tester *t)
 {
     if (!t) return;
+    if (t->installed) clear_impositions(t); /* a tester stopped half-way leaves no motion behind */
     free(t->stages);
     free(t->rec);
     free(t);
@@ -104,12 +112,9 @@ void grit_tester_destroy(grit_tester *t)
 int grit_tester_add_stage(grit_tester *t, const grit_tester_stage *st)
 {
     grit_scene *s = t->s;
+    if (!whats_ok(st->whats))
+        return grit_fail(s, GRIT_EINVAL, "tester stage %d: whats '%.7s' " WHATS_RULE, t->n_stages, st->whats);
     for (int j = 0; j < 6; j++) {
-        if (!st->whats[j] || !strchr("vif.", st->whats[j]) || st->whats[6])
-            return grit_fail(s, GRIT_EINVAL,
-                             "tester stage %d: whats '%.7s' must be 6 letters of v (velocity), i (initial velocity), "
-                             "f (force), . (free)",
-                             t->n_stages, st->whats);
         if (!isfinite(st->values[j]))
             return grit_fail(s, GRIT_EINVAL, "tester stage %d: values[%d] = %g is not finite", t->n_stages, j,
                              st->values[j]);
@@ -299,6 +304,7 @@ static void record(grit_tester *t, int k)
 
 static int clear_impositions(grit_tester *t)
 {
+    t->installed = false;
     for (int p = 0; p < 2; p++) {
         int rc = grit_impose_local_clear(t->s, t->ids[p]);
         if (rc) return rc;
@@ -312,6 +318,7 @@ static int install(grit_tester *t)
 {
     const grit_tester_state *st = &t->st;
     const grit_mat3 axes = {{st->axes[0], st->axes[1], st->axes[2]}};
+    t->installed = true;
     for (int p = 0; p < 2; p++) {
         int rc = grit_impose_local(t->s, t->ids[p], &axes, t->value[p], t->what[p]);
         if (rc) return rc;

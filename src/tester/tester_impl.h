@@ -15,6 +15,7 @@ struct grit_tester {
     /* the impositions of the current stage on A (0) and B (1) */
     uint8_t what[2][6];
     double value[2][6];
+    bool installed; /* the impositions are on the particles */
     grit_tester_state st;
     /* record: rows of `cols` doubles */
     int cols;

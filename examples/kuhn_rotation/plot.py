@@ -1,6 +1,6 @@
-"""Plot of the rigid-rotation demonstration (examples/kuhn_rotation.c).
+"""Plot of the rigid-rotation demonstration (examples/kuhn_rotation/kuhn_rotation.c).
 
-    /usr/bin/python3 examples/kuhn_rotation_plot.py kuhn_rotation.csv kuhn_rotation.png
+    /usr/bin/python3 examples/kuhn_rotation/plot.py kuhn_rotation.csv kuhn_rotation.png
 
 Left: error of the rotated-back stress, |R^T sigma R - sigma0| / |sigma0|,
 against the rotation angle, per variant (solid: 1000 increments, dashed:

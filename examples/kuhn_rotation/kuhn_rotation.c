@@ -24,7 +24,7 @@
  * also for M = 10000. The
  * preparation is deterministic, so every variant starts from the same state.
  * Output: CSV variant,M,angle_deg,err,err_sym,err_skew (plot:
- * kuhn_rotation_plot.py). Runs a few minutes. */
+ * examples/kuhn_rotation/plot.py). Runs a few minutes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,105 @@
+/* grit command line: what `grit run NAME key=value ...` is made of.
+ *
+ * A job gathers the parameter groups that `key=value` may set: the
+ * preprocessor's own (declared with the X-macros of grit/params.h, like every
+ * parameter of grit), the run controls below, and the scene parameters of
+ * the library; plus a few text-valued options (file and folder names), which
+ * the numeric tables cannot hold. Parsing, `grit help run NAME` and the error
+ * messages all read these declarations. */
+#ifndef GRIT_CLI_H
+#define GRIT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grit/grit.h"
+
+/* ---- run controls, common to every preprocessor ---------------------------- */
+/* clang-format off */
+#define GRIT_RUN_PARAMS(X) \
+    X(double, time, 1.0, "s", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "simulated time to run (ignored when steps > 0)") \
+    X(int, steps, 0, "steps", 0, 2e9, 0, NULL, "number of steps to run; 0: time / dt") \
+    X(int, save_every, 0, "steps", -1, 2e9, 0, NULL, \
+      "write a row of energy.csv and stats.csv every that many steps; 0: 200 rows per run; -1: none") \
+    X(int, vtk_every, 0, "steps", -1, 2e9, 0, NULL, \
+      "write a VTK frame every that many steps; 0: vtk_frames frames per run; -1: no VTK output") \
+    X(int, vtk_frames, 40, "-", 1, 1e6, 0, NULL, "number of VTK frames when vtk_every is 0") \
+    X(choice, vtk_format, 0, "-", 0, 1, 0, "binary|ascii", \
+      "VTK arrays as base64 binary (compact) or text (readable)") \
+    X(double, progress, 5.0, "s", 0.0, INFINITY, 0, NULL, \
+      "seconds between progress lines when stdout is not a terminal (0: none)")
+/* clang-format on */
+
+typedef struct run_def {
+    GRIT_RUN_PARAMS(GRIT_PARAM_FIELD)
+} run_def;
+extern const grit_param_table run_param_table;
+
+/* ---- text options ------------------------------------------------------------ */
+typedef struct text_param {
+    const char *name;
+    const char *value; /* default, then what the command line gave */
+    const char *doc;
+    const char *group; /* the title of the group it is listed with */
+} text_param;
+
+/* ---- a job --------------------------------------------------------------- */
+typedef struct param_group {
+    const char *title;
+    const grit_param_table *table;
+    void *def;
+} param_group;
+
+enum { MAX_GROUPS = 6, MAX_TEXTS = 6 };
+
+typedef struct job job;
+
+typedef struct preproc {
+    const char *name;
+    const char *summary;
+    /* Register the preprocessor's groups and texts, set its defaults of the
+     * run and scene parameters. */
+    void (*init)(job *j);
+    /* Fill the created scene (materials, particles); on error write one line
+     * into err and return non-zero. */
+    int (*build)(job *j, grit_scene *s, char *err, size_t len);
+} preproc;
+
+struct job {
+    const preproc *pre;
+    param_group groups[MAX_GROUPS];
+    int n_groups;
+    text_param *texts[MAX_TEXTS];
+    int n_texts;
+    run_def run;
+    grit_scene_def scene;
+    text_param out;
+    char out_default[64];
+};
+
+void job_add_group(job *j, const char *title, const grit_param_table *t, void *def);
+void job_add_text(job *j, const char *group, text_param *t);
+
+extern const preproc *const preprocs[];
+const preproc *preproc_find(const char *name);
+
+/* ---- the commands ------------------------------------------------------------ */
+/* Set up a job for a preprocessor and parse key=value arguments; returns 0 or
+ * prints one error line and returns non-zero. */
+int job_init(job *j, const preproc *p);
+int job_parse(job *j, int argc, char **argv);
+void job_help(const job *j);
+/* One line "name=value ..." per group, for the run's record. */
+void job_print_params(const job *j, FILE *f);
+
+int cmd_run(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/* exit codes */
+enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };
+
+/* "grit: error: ..." on stderr, one line */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

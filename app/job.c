@@ -1,0 +1,226 @@
+/* grit command line: the parameters of a job -- key=value parsing, help,
+ * the record of a run -- all read from the declarations. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define RUN_INFO(...) GRIT_PARAM_INFO(run_def, __VA_ARGS__)
+static const grit_param_info run_params[] = {GRIT_RUN_PARAMS(RUN_INFO)};
+const grit_param_table run_param_table = {"run", run_params, (int)(sizeof run_params / sizeof run_params[0])};
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("grit: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void job_add_group(job *j, const char *title, const grit_param_table *t, void *def)
+{
+    if (j->n_groups < MAX_GROUPS) j->groups[j->n_groups++] = (param_group){title, t, def};
+}
+
+void job_add_text(job *j, const char *group, text_param *t)
+{
+    t->group = group;
+    if (j->n_texts < MAX_TEXTS) j->texts[j->n_texts++] = t;
+}
+
+/* Every key of the job (in a static array). */
+static const char *const *all_names(const job *j, int *n)
+{
+    static const char *names[256];
+    int k = 0;
+    for (int g = 0; g < j->n_groups; g++)
+        for (int i = 0; i < j->groups[g].table->count && k < 256; i++) names[k++] = j->groups[g].table->params[i].name;
+    for (int t = 0; t < j->n_texts && k < 256; t++) names[k++] = j->texts[t]->name;
+    *n = k;
+    return names;
+}
+
+int job_init(job *j, const preproc *p)
+{
+    memset(j, 0, sizeof *j);
+    j->pre = p;
+    j->run = (run_def){GRIT_RUN_PARAMS(GRIT_PARAM_DEFAULT)};
+    j->scene = grit_default_scene_def();
+    snprintf(j->out_default, sizeof j->out_default, "%s-out", p->name);
+    j->out = (text_param){"out", j->out_default,
+                          "output folder; written as OUT.partial and renamed to OUT when the run completes", NULL};
+    p->init(j);
+    job_add_group(j, "run", &run_param_table, &j->run);
+    job_add_text(j, "run", &j->out);
+    job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+    /* one key, one meaning: a name declared in two groups is a bug here */
+    int n;
+    const char *const *names = all_names(j, &n);
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (!strcmp(names[a], names[b])) {
+                cli_error("internal: parameter '%s' of 'grit run %s' is declared twice", names[a], p->name);
+                return 3;
+            }
+    return 0;
+}
+
+/* Levenshtein distance, for "did you mean" */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    int d[64][64];
+    for (int i = 0; i <= la; i++) d[i][0] = i;
+    for (int k = 0; k <= lb; k++) d[0][k] = k;
+    for (int i = 1; i <= la; i++)
+        for (int k = 1; k <= lb; k++) {
+            int c = d[i - 1][k - 1] + (a[i - 1] != b[k - 1]);
+            if (d[i - 1][k] + 1 < c) c = d[i - 1][k] + 1;
+            if (d[i][k - 1] + 1 < c) c = d[i][k - 1] + 1;
+            d[i][k] = c;
+        }
+    return d[la][lb];
+}
+
+static void unknown_key(const job *j, const char *key)
+{
+    int n, best = 99;
+    const char *const *names = all_names(j, &n), *guess = NULL;
+    for (int i = 0; i < n; i++) {
+        int d = distance(key, names[i]);
+        if (d < best) best = d, guess = names[i];
+    }
+    char hint[96] = "";
+    if (guess && best <= 2) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+    cli_error("unknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", key, j->pre->name, hint,
+              j->pre->name);
+}
+
+int job_parse(job *j, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            cli_error("expected key=value, found '%s' ('grit help run %s' lists the keys)", arg, j->pre->name);
+            return EXIT_BAD_INPUT;
+        }
+        char key[64];
+        if ((size_t)(eq - arg) >= sizeof key) {
+            cli_error("parameter name '%.*s...' is too long", 20, arg);
+            return EXIT_BAD_INPUT;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
+        const char *value = eq + 1;
+        for (int k = 0; k < i; k++)
+            if (!strncmp(argv[k], arg, (size_t)(eq - arg) + 1)) {
+                cli_error("parameter '%s' is given twice ('%s' and '%s')", key, argv[k], arg);
+                return EXIT_BAD_INPUT;
+            }
+        bool found = false;
+        for (int t = 0; t < j->n_texts && !found; t++)
+            if (!strcmp(j->texts[t]->name, key)) {
+                if (!*value) {
+                    cli_error("parameter '%s' is empty", key);
+                    return EXIT_BAD_INPUT;
+                }
+                j->texts[t]->value = value;
+                found = true;
+            }
+        for (int g = 0; g < j->n_groups && !found; g++) {
+            const param_group *G = &j->groups[g];
+            if (!grit_param_find(G->table, key)) continue;
+            char err[512];
+            if (grit_param_set_text(G->table, G->def, key, value, err, sizeof err)) {
+                cli_error("%s", err);
+                return EXIT_BAD_INPUT;
+            }
+            found = true;
+        }
+        if (!found) {
+            unknown_key(j, key);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    return 0;
+}
+
+/* The shortest text that reads back as exactly x (at most 17 digits). */
+static void exact(double x, char *buf, size_t len)
+{
+    for (int d = 6; d <= 17; d++) {
+        snprintf(buf, len, "%.*g", d, x);
+        if (strtod(buf, NULL) == x || isnan(x)) return;
+    }
+}
+
+/* The value as key=value accepts it: `digits` significant digits, or 0 for
+ * the exact value. */
+static void format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
+{
+    if (digits == 0 && p->type == GRIT_PT_vec3) {
+        grit_vec3 v = grit_param_get_vec3(p, def);
+        char c[3][32];
+        exact(v.x, c[0], sizeof c[0]), exact(v.y, c[1], sizeof c[1]), exact(v.z, c[2], sizeof c[2]);
+        if ((size_t)snprintf(buf, len, "%s,%s,%s", c[0], c[1], c[2]) >= len) buf[0] = 0;
+        return;
+    }
+    if (digits == 0 && (p->type == GRIT_PT_double || p->type == GRIT_PT_int)) {
+        exact(grit_param_get_double(p, def), buf, len);
+        return;
+    }
+    switch (p->type) {
+    case GRIT_PT_vec3: {
+        grit_vec3 v = grit_param_get_vec3(p, def);
+        snprintf(buf, len, "%.*g,%.*g,%.*g", digits, v.x, digits, v.y, digits, v.z);
+        break;
+    }
+    case GRIT_PT_flag: snprintf(buf, len, "%s", grit_param_get_double(p, def) != 0 ? "true" : "false"); break;
+    case GRIT_PT_choice: grit_param_choice_name(p, (int)grit_param_get_double(p, def), buf, len); break;
+    default: snprintf(buf, len, "%.*g", digits, grit_param_get_double(p, def));
+    }
+}
+
+static void help_line(const char *name, const char *value, const char *unit, const char *range, const char *doc)
+{
+    printf("  %-18s = %-14s %-7s %-22s %s\n", name, value, unit, range, doc);
+}
+
+void job_help(const job *j)
+{
+    printf("grit run %s [key=value ...]\n  %s\n", j->pre->name, j->pre->summary);
+    printf("\nEvery key below can be given as key=value; shown with its default, unit and range.\n");
+    for (int g = 0; g < j->n_groups; g++) {
+        const param_group *G = &j->groups[g];
+        printf("\n%s parameters:\n", G->title);
+        for (int t = 0; t < j->n_texts; t++)
+            if (!strcmp(j->texts[t]->group, G->title))
+                help_line(j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "", "", "text",
+                          j->texts[t]->doc);
+        for (int i = 0; i < G->table->count; i++) {
+            const grit_param_info *p = &G->table->params[i];
+            char v[128], r[128];
+            format_value(p, G->def, 10, v, sizeof v);
+            grit_param_range_text(p, r, sizeof r);
+            help_line(p->name, v, p->unit, r, p->doc);
+        }
+    }
+}
+
+void job_print_params(const job *j, FILE *f)
+{
+    for (int t = 0; t < j->n_texts; t++)
+        fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "");
+    for (int g = 0; g < j->n_groups; g++) {
+        const param_group *G = &j->groups[g];
+        for (int i = 0; i < G->table->count; i++) {
+            char v[128];
+            format_value(&G->table->params[i], G->def, 0, v, sizeof v);
+            fprintf(f, "%s=%s\n", G->table->params[i].name, v);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/* grit run deposit: spheres fall into a box and settle.
+ *
+ * The spheres start on a jittered lattice above the floor (no overlaps,
+ * deterministic for a seed), inside a container of walls (infinite planes)
+ * or of facets (triangles, open top). Cundall damping and friction take the
+ * energy out; the defaults settle a 2000-sphere bed in well under a minute
+ * on one core. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* clang-format off */
+#define DEPOSIT_PARAMS(X) \
+    X(int, n, 2000, "-", 1, 1e7, 0, NULL, "number of spheres") \
+    X(double, radius, 0.002, "m", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "mean sphere radius") \
+    X(double, spread, 0.1, "-", 0.0, 0.5, 0, NULL, \
+      "radii uniform in radius*(1-spread) .. radius*(1+spread)") \
+    X(choice, container, 0, "-", 0, 1, 0, "walls|facets", \
+      "box of 5 walls (infinite planes) or of 10 facets (triangles), open at the top") \
+    X(double, box_x, 0.05, "m", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "inner size of the box along x") \
+    X(double, box_y, 0.05, "m", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "inner size of the box along y") \
+    X(int, seed, 1, "-", 0, 2147483647, 0, NULL, "random seed of the radii and the lattice jitter")
+/* clang-format on */
+
+typedef struct deposit_def {
+    DEPOSIT_PARAMS(GRIT_PARAM_FIELD)
+} deposit_def;
+
+#define DEPOSIT_INFO(...) GRIT_PARAM_INFO(deposit_def, __VA_ARGS__)
+static const grit_param_info deposit_params[] = {DEPOSIT_PARAMS(DEPOSIT_INFO)};
+static const grit_param_table deposit_table = {"deposit", deposit_params,
+                                               (int)(sizeof deposit_params / sizeof deposit_params[0])};
+
+static deposit_def dep;
+static grit_frictmat_def mat;
+
+static void init(job *j)
+{
+    dep = (deposit_def){DEPOSIT_PARAMS(GRIT_PARAM_DEFAULT)};
+    mat = grit_default_frictmat_def();
+    mat.density = 2600;
+    mat.young = 5e6;
+    mat.tan_phi = 0.5;
+    j->scene.gravity = v3(0, 0, -9.81);
+    j->scene.damping = 0.2;
+    j->scene.track_energy = true;
+    j->run.time = 0.6;
+    job_add_group(j, "deposit", &deposit_table, &dep);
+    job_add_group(j, "material", &grit_frictmat_param_table, &mat);
+}
+
+/* splitmix64: small, fast, the same on every machine */
+static double uniform(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
+
+static int add_walls(grit_scene *s, int m, double H, char *err, size_t len)
+{
+    (void)H;
+    const struct {
+        int axis;
+        double coord;
+    } w[5] = {{2, 0.0}, {0, 0.0}, {0, dep.box_x}, {1, 0.0}, {1, dep.box_y}};
+    for (int k = 0; k < 5; k++) {
+        grit_wall_def d = grit_default_wall_def();
+        d.axis = w[k].axis;
+        d.coord = w[k].coord;
+        d.material = m;
+        if (grit_add_wall(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+    }
+    return 0;
+}
+
+/* Floor and four sides of height H, two triangles each. */
+static int add_facets(grit_scene *s, int m, double H, char *err, size_t len)
+{
+    const double X = dep.box_x, Y = dep.box_y;
+    const grit_vec3 c[8] = {v3(0, 0, 0), v3(X, 0, 0), v3(X, Y, 0), v3(0, Y, 0),
+                            v3(0, 0, H), v3(X, 0, H), v3(X, Y, H), v3(0, Y, H)};
+    static const int quads[5][4] = {{0, 1, 2, 3}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+    for (int q = 0; q < 5; q++)
+        for (int t = 0; t < 2; t++) {
+            grit_facet_def d = grit_default_facet_def();
+            d.v[0] = c[quads[q][0]];
+            d.v[1] = c[quads[q][1 + t]];
+            d.v[2] = c[quads[q][2 + t]];
+            d.material = m;
+            if (grit_add_facet(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+        }
+    return 0;
+}
+
+static int build(job *j, grit_scene *s, char *err, size_t len)
+{
+    (void)j;
+    const int m = grit_add_frictmat(s, &mat);
+    if (m < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+    /* lattice cells a little larger than the largest sphere */
+    const double rmax = dep.radius * (1 + dep.spread), h = 2.2 * rmax;
+    const int nx = (int)(dep.box_x / h), ny = (int)(dep.box_y / h);
+    if (nx < 1 || ny < 1) {
+        snprintf(err, len, "parameters 'box_x' = %g m, 'box_y' = %g m: the box must be wider than a lattice cell "
+                 "(2.2 x the largest diameter / 2 = %g m)", dep.box_x, dep.box_y, h);
+        return -1;
+    }
+    const int layers = (dep.n + nx * ny - 1) / (nx * ny);
+    const double top = (layers + 0.5) * h;
+    if ((dep.container == 0 ? add_walls : add_facets)(s, m, 1.1 * top, err, len)) return -1;
+    uint64_t rng = (uint64_t)dep.seed;
+    const double dx = dep.box_x / nx, dy = dep.box_y / ny;
+    grit_sphere_def d = grit_default_sphere_def();
+    d.material = m;
+    for (int i = 0; i < dep.n; i++) {
+        const int ix = i % nx, iy = (i / nx) % ny, iz = i / (nx * ny);
+        d.radius = dep.radius * (1 + dep.spread * (2 * uniform(&rng) - 1));
+        /* jitter within the cell, never touching a neighbour or a wall */
+        const double fx = dx / 2 - rmax, fy = dy / 2 - rmax, fz = h / 2 - rmax;
+        d.pos = v3((ix + 0.5) * dx + fx * (2 * uniform(&rng) - 1), (iy + 0.5) * dy + fy * (2 * uniform(&rng) - 1),
+                   (iz + 1.0) * h + fz * (2 * uniform(&rng) - 1));
+        if (grit_add_sphere(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+    }
+    return 0;
+}
+
+const preproc preproc_deposit = {
+    "deposit",
+    "spheres fall into a box of walls or facets and settle under gravity",
+    init,
+    build,
+};

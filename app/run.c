@@ -1,0 +1,274 @@
+/* grit run NAME key=value ...: build the scene, check everything, then step
+ * it with output, progress and a summary.
+ *
+ * Everything that can be wrong with the input is found before the output
+ * folder is created: parameters, the preprocessor's scene (files it reads),
+ * the time step against the critical one, the output folder itself. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "grit/io.h"
+#include "outdir.h"
+
+static volatile sig_atomic_t interrupted = 0;
+static void on_signal(int sig) { interrupted = sig; }
+
+static long lmin(long a, long b) { return a < b ? a : b; }
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void hms(double s, char *buf, size_t len)
+{
+    long t = s > 0 && s < 1e9 ? (long)(s + 0.5) : 0;
+    if (t >= 3600) snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+typedef struct progress {
+    bool tty;
+    double start, last, interval;
+    long steps, n_particles;
+} progress;
+
+static void progress_show(progress *p, const grit_scene *s, bool final)
+{
+    const double t = now();
+    if (!final && t - p->last < (p->tty ? 0.25 : p->interval)) return;
+    if (!p->tty && (p->interval <= 0 || final)) return;
+    p->last = t;
+    const long k = grit_step_count(s);
+    const double rate = k / fmax(t - p->start, 1e-9);
+    char eta[32];
+    hms((double)(p->steps - k) / fmax(rate, 1e-9), eta, sizeof eta);
+    printf("%sstep %ld/%ld (%3.0f%%)  t = %.6g s  %.4g steps/s  %.3g particle-steps/s  ETA %s%s",
+           p->tty ? "\r" : "", k, p->steps, 100.0 * (double)k / (double)p->steps, grit_time(s), rate,
+           rate * (double)p->n_particles, eta, p->tty ? "  " : "\n");
+    if (final && p->tty) putchar('\n');
+    fflush(stdout);
+}
+
+/* The output of a run: VTK series, energy log, and where they live. */
+typedef struct output {
+    char partial[4200];
+    const char *out;
+    grit_vtk_series *vtk;
+    grit_energy_log *energy;
+    long vtk_every, save_every;
+} output;
+
+static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", o->partial, OUTDIR_MARKER);
+    FILE *f = fopen(path, "w");
+    if (!f) return snprintf(err, len, "cannot write '%s'", path), -1;
+    fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
+            GRIT_VERSION);
+    for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
+    fputc('\n', f);
+    job_print_params(j, f);
+    if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
+    return 0;
+}
+
+static int write_frame(output *o, grit_scene *s)
+{
+    if (o->vtk && grit_vtk_series_write(o->vtk, s)) return -1;
+    if (o->energy && grit_energy_log_row(o->energy, s)) return -1;
+    return 0;
+}
+
+static void summary(const job *j, const grit_scene *s, double wall, const output *o, long steps)
+{
+    int spheres = 0, bounds = 0;
+    for (int id = 0; id < grit_particle_count(s); id++) {
+        const int sh = grit_get_shape(s, id);
+        spheres += sh == GRIT_SHAPE_SPHERE;
+        bounds += sh == GRIT_SHAPE_WALL || sh == GRIT_SHAPE_FACET;
+    }
+    grit_stats st;
+    grit_get_stats(s, &st);
+    printf("grit run %s: done\n", j->pre->name);
+    printf("  particles     %d spheres, %d walls and facets\n", spheres, bounds);
+    printf("  contacts      %d real, %d potential pairs\n", grit_contact_count(s), st.potential_pairs);
+    printf("  steps         %ld of dt = %.6g s, simulated time %.6g s\n", steps, grit_dt(s), grit_time(s));
+    printf("  wall time     %.3f s: %.4g steps/s, %.4g particle-steps/s\n", wall, steps / fmax(wall, 1e-9),
+           (double)steps * grit_particle_count(s) / fmax(wall, 1e-9));
+    if (j->scene.track_energy) {
+        printf("  energy (J)   ");
+        for (int k = 0; k < GRIT_E_COUNT; k++) printf(" %s %.6g", grit_energy_name(k), grit_energy(s, k));
+        printf("\n                total %.6g (initial %.6g), balance error %.3g\n", grit_energy_total(s),
+               grit_energy_initial(s), grit_energy_rel_error(s));
+    } else printf("  energy        not tracked (track_energy=false)\n");
+    const double tt = st.time_integrate + st.time_collide + st.time_contacts;
+    printf("  broad phase   %ld rebuilds, %ld re-sorts, Verlet distance %.3g m; time: integrate %.0f%%, collide "
+           "%.0f%%, contacts %.0f%%\n",
+           st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
+           100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
+    printf("  output        %s/ (%d VTK frames%s, final.csv, %s)\n", o->out,
+           o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "", OUTDIR_MARKER);
+}
+
+/* Everything before the output folder exists; returns the scene or NULL
+ * after printing the error. */
+static grit_scene *prepare(job *j, long *steps)
+{
+    grit_scene *s = grit_scene_create(&j->scene);
+    if (!s) {
+        cli_error("%s", grit_create_error());
+        return NULL;
+    }
+    char err[1024];
+    if (j->pre->build(j, s, err, sizeof err)) {
+        cli_error("%s", err);
+        grit_scene_destroy(s);
+        return NULL;
+    }
+    double dt;
+    if (grit_check_dt(s, &dt)) {
+        cli_error("%s", grit_last_error(s));
+        grit_scene_destroy(s);
+        return NULL;
+    }
+    /* fix the automatic step now, so that the record and the log show it */
+    j->scene.dt = dt;
+    grit_scene_set_def(s, &j->scene);
+    *steps = j->run.steps > 0 ? j->run.steps : (long)ceil(j->run.time / dt - 1e-9);
+    if (*steps < 1) *steps = 1;
+    return s;
+}
+
+static int run_loop(job *j, grit_scene *s, output *o, long steps)
+{
+    progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, steps, grit_particle_count(s)};
+    if (write_frame(o, s)) return -1;
+    const long start = grit_step_count(s), end = start + steps;
+    long chunk = 10;
+    while (grit_step_count(s) < end) {
+        const long k = grit_step_count(s);
+        long next = end;
+        if (o->vtk_every > 0) next = lmin(next, (k / o->vtk_every + 1) * o->vtk_every);
+        if (o->save_every > 0) next = lmin(next, (k / o->save_every + 1) * o->save_every);
+        const long n = lmin(next - k, chunk);
+        const double t0 = now();
+        if (grit_step(s, n)) return -1;
+        /* about 0.1 s per call: responsive progress and Ctrl-C */
+        const double dtw = now() - t0;
+        chunk = dtw > 0 ? (long)fmax(1, fmin(1e6, n * 0.1 / dtw)) : 2 * chunk;
+        const long kk = grit_step_count(s);
+        const bool last = kk == end; /* every series ends with the final state */
+        if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -1;
+        if (o->energy && (last || kk % o->save_every == 0) && grit_energy_log_row(o->energy, s)) return -1;
+        progress_show(&pg, s, false);
+        if (interrupted) return 1;
+    }
+    progress_show(&pg, s, true);
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    if (argc < 1) {
+        cli_error("'grit run' needs a preprocessor name; 'grit help run' lists them");
+        return EXIT_BAD_INPUT;
+    }
+    const preproc *p = preproc_find(argv[0]);
+    if (!p) {
+        cli_error("unknown preprocessor '%s'; 'grit help run' lists them", argv[0]);
+        return EXIT_BAD_INPUT;
+    }
+    job j;
+    int rc = job_init(&j, p);
+    if (rc) return rc;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
+        job_help(&j);
+        return 0;
+    }
+    if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
+    output o = {.out = j.out.value};
+
+    long steps;
+    grit_scene *s = prepare(&j, &steps);
+    if (!s) return EXIT_BAD_INPUT;
+    o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
+    o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
+    if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
+    if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
+
+    char err[8400];
+    if (outdir_begin(o.out, o.partial, sizeof o.partial, err, sizeof err)) {
+        cli_error("%s", err);
+        grit_scene_destroy(s);
+        return EXIT_BAD_INPUT;
+    }
+    int code = 0;
+    char path[4300];
+    if (write_record(&j, &o, argc, argv, err, sizeof err)) {
+        cli_error("%s", err);
+        code = EXIT_RUN_FAILED;
+    }
+    snprintf(path, sizeof path, "%s/energy.csv", o.partial);
+    char stats[4300];
+    snprintf(stats, sizeof stats, "%s/stats.csv", o.partial);
+    if (!code && o.vtk_every > 0 &&
+        !(o.vtk = grit_vtk_series_create(o.partial, j.run.vtk_format ? GRIT_VTK_ASCII : GRIT_VTK_BINARY))) {
+        cli_error("out of memory");
+        code = EXIT_RUN_FAILED;
+    }
+    if (!code && o.save_every > 0 && !(o.energy = grit_energy_log_open(s, path, stats))) {
+        cli_error("%s", grit_last_error(s));
+        code = EXIT_RUN_FAILED;
+    }
+    if (code) { /* nothing of the run exists yet */
+        outdir_discard(o.partial);
+        grit_vtk_series_destroy(o.vtk);
+        grit_energy_log_close(o.energy, s, false);
+        grit_scene_destroy(s);
+        return code;
+    }
+
+    printf("grit run %s: %d particles, %ld steps of dt = %.6g s (%.6g s), output in %s/\n", p->name,
+           grit_particle_count(s), steps, grit_dt(s), steps * grit_dt(s), o.out);
+    fflush(stdout);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    const double t0 = now();
+    rc = run_loop(&j, s, &o, steps);
+    const double wall = now() - t0;
+    char failure[600];
+    snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+    /* the energy log is kept also when the run fails: it is inside the
+     * folder that says it is partial */
+    if (grit_energy_log_close(o.energy, s, true) && rc == 0) rc = -1;
+    snprintf(path, sizeof path, "%s/final.csv", o.partial);
+    if (rc == 0 && grit_io_save_spheres_csv(s, path)) rc = -1;
+    if (rc == 0 && outdir_commit(o.out, o.partial, err, sizeof err)) {
+        cli_error("%s", err);
+        code = EXIT_RUN_FAILED;
+    } else if (rc == 0) {
+        summary(&j, s, wall, &o, steps);
+    } else if (rc > 0) {
+        if (isatty(STDOUT_FILENO)) putchar('\n');
+        cli_error("interrupted at step %ld; the incomplete output is in '%s'", grit_step_count(s), o.partial);
+        code = EXIT_INTERRUPTED;
+    } else {
+        if (isatty(STDOUT_FILENO)) putchar('\n');
+        cli_error("%s (at step %ld; the incomplete output is in '%s')", failure, grit_step_count(s), o.partial);
+        code = EXIT_RUN_FAILED;
+    }
+    grit_vtk_series_destroy(o.vtk);
+    grit_scene_destroy(s);
+    return code;
+}

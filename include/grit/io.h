@@ -1,0 +1,75 @@
+/* grit: reading and writing files -- spheres from CSV, VTK XML for ParaView,
+ * the energy time series.
+ *
+ * Every file is written under a temporary name in its own folder and renamed
+ * into place when complete, so that a crash never leaves a truncated file
+ * that looks complete (a reader sees the previous version or none). Every
+ * function returns GRIT_OK or a negative grit_status with a one-line message
+ * in grit_last_error(scene) naming the file (and line, field, value for
+ * input). See docs/output.md for the file contents.
+ */
+#ifndef GRIT_IO_H
+#define GRIT_IO_H
+
+#include "grit/scene.h"
+
+/* ---- input ---------------------------------------------------------------- */
+/* Add one sphere of `material` per row of a CSV file with the header line
+ * `x,y,z,r` (m; blank lines are skipped, CR-LF accepted). The whole file is
+ * validated first: on any error (missing or empty file, wrong header or
+ * column count, a field that is not a number, a NaN or infinite coordinate,
+ * a radius that is not positive and finite) nothing is added. On success
+ * the new ids are first_id .. first_id + count - 1 (either pointer may be
+ * NULL). */
+int grit_io_load_spheres_csv(grit_scene *s, const char *path, int material, int *first_id, int *count);
+
+/* Write every sphere as `x,y,z,r` (the format the loader reads), in id
+ * order, with 17 significant digits so that a load restores it exactly. */
+int grit_io_save_spheres_csv(const grit_scene *s, const char *path);
+
+/* ---- VTK XML (ParaView) ----------------------------------------------------- */
+typedef enum grit_vtk_format {
+    GRIT_VTK_BINARY = 0, /* base64 inline binary: compact, still well-formed XML */
+    GRIT_VTK_ASCII = 1,  /* plain numbers: readable, larger and slower */
+} grit_vtk_format;
+
+/* One PolyData file each (.vtp):
+ * - particles: one vertex per sphere at its centre; point data id, radius,
+ *   velocity, angular_velocity, force, torque.
+ * - contacts: one line per real contact, from centre to centre (or to the
+ *   contact point on a boundary); cell data id_a, id_b, fn (normal force,
+ *   compression positive), ft (tangential magnitude), force (on A, global;
+ *   B gets the opposite), normal (A to B), overlap (-uN), boundary (1 if a
+ *   boundary takes part).
+ * - boundaries: a quad per wall sized to the scene's bounding box, a
+ *   triangle per facet; cell data id, kind (0 wall, 1 facet), force (the
+ *   reaction on it), velocity. */
+int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt);
+int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt);
+int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt);
+
+/* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtp,
+ * contacts_<step>.vtp and boundaries_<step>.vtp, and the index files
+ * DIR/particles.pvd, contacts.pvd, boundaries.pvd rewritten to list every
+ * frame with its simulated time (open a .pvd in ParaView). */
+typedef struct grit_vtk_series grit_vtk_series;
+grit_vtk_series *grit_vtk_series_create(const char *dir, grit_vtk_format fmt);
+int grit_vtk_series_write(grit_vtk_series *v, const grit_scene *s);
+int grit_vtk_series_frames(const grit_vtk_series *v);
+void grit_vtk_series_destroy(grit_vtk_series *v);
+
+/* ---- time series (CSV) -------------------------------------------------------- */
+/* One row per grit_energy_log_row call in each of two files:
+ * - path: step, time, one column per grit_energy_name entry, total,
+ *   rel_error (the balance error, grit_energy_rel_error): the layout of the
+ *   Python package's grit.records, so that grit.plot draws it;
+ * - stats_path (may be NULL): step, time, dt, contacts (real),
+ *   potential_pairs, rebuilds, sorts (grit_get_stats).
+ * Both are written as NAME.partial and renamed to NAME by
+ * grit_energy_log_close (commit = true) or removed (commit = false). */
+typedef struct grit_energy_log grit_energy_log;
+grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path, const char *stats_path);
+int grit_energy_log_row(grit_energy_log *e, const grit_scene *s);
+int grit_energy_log_close(grit_energy_log *e, grit_scene *s, bool commit);
+
+#endif

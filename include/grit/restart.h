@@ -1,0 +1,45 @@
+/* grit: save a whole scene to one file and load it again (restart).
+ *
+ * The file holds everything a later step depends on: parameters, materials
+ * and pair overrides, every particle array (including the broad phase's
+ * reference positions), shape data, the contacts in their list order with
+ * their complete state (geometry, physics, creation data, law state), the
+ * energy tracker, step, time and time step, the broad-phase bookkeeping and
+ * the local-axes impositions. A run continued from a restart file is bitwise
+ * identical to one that never stopped.
+ *
+ * The format (docs/restart.md) is binary, in the byte order of the machine
+ * that wrote it: a header (magic, format version, byte-order mark, sizes of
+ * the C types, total length), tagged sections with their lengths, and a
+ * CRC-32 of everything before it. A file from another byte order or type
+ * sizes, a newer format, or one that is truncated or corrupt is refused
+ * with a one-line message; loading never crashes on bad input.
+ *
+ * Not saved: a law tester (grit_tester holds callbacks; its impositions on
+ * the particles are saved), timing statistics, the broad phase's scratch
+ * arrays (rebuilt when needed).
+ */
+#ifndef GRIT_RESTART_H
+#define GRIT_RESTART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grit/scene.h"
+
+enum { GRIT_RESTART_VERSION = 1 };
+
+/* Save the scene to `path`. The file is written under a temporary name in
+ * the same directory and renamed, so `path` is either the old file or the
+ * complete new one. Errors (GRIT_EIO) in grit_last_error(s). */
+int grit_save(const grit_scene *s, const char *path);
+
+/* Load a scene saved by grit_save. Returns NULL on error, with a one-line
+ * message naming the file and the problem in grit_create_error(). */
+grit_scene *grit_scene_load(const char *path);
+
+/* CRC-32 (IEEE 802.3 polynomial, as zlib's crc32) of len bytes, continuing
+ * from `crc` (0 for a new checksum): the checksum of restart files. */
+uint32_t grit_crc32(uint32_t crc, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,181 @@
+/* grit: spheres from and to CSV files `x,y,z,r`.
+ *
+ * The loader reads and checks the whole file before it adds anything, so a
+ * bad row anywhere leaves the scene as it was. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/scene_impl.h"
+#include "grit/io.h"
+#include "io/atomic_file.h"
+
+static const char *const columns[4] = {"x", "y", "z", "r"};
+
+typedef struct reader {
+    grit_scene *s;
+    const char *path;
+    long line;
+} reader;
+
+/* Trim blanks (and a trailing CR) in place. */
+static char *trim(char *t)
+{
+    while (isspace((unsigned char)*t)) t++;
+    char *e = t + strlen(t);
+    while (e > t && isspace((unsigned char)e[-1])) *--e = '\0';
+    return t;
+}
+
+/* Split a line at commas into at most `cap` fields; returns the count (which
+ * may exceed cap: the extra fields are counted, not stored). */
+static int split(char *line, char **fields, int cap)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        if (n < cap) fields[n] = trim(p);
+        n++;
+        if (!comma) return n;
+        p = comma + 1;
+    }
+}
+
+static int check_header(reader *r, char *line)
+{
+    char *f[4];
+    char copy[80];
+    snprintf(copy, sizeof copy, "%s", trim(line));
+    int n = split(line, f, 4);
+    bool ok = n == 4;
+    for (int k = 0; ok && k < 4; k++) ok = strcasecmp(f[k], columns[k]) == 0;
+    if (!ok)
+        return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: expected the header line 'x,y,z,r', found '%s'", r->path,
+                         r->line, copy);
+    return GRIT_OK;
+}
+
+static int parse_row(reader *r, char *line, double out[4])
+{
+    char *f[4];
+    int n = split(line, f, 4);
+    if (n != 4)
+        return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: expected 4 fields (x,y,z,r), found %d", r->path, r->line, n);
+    for (int k = 0; k < 4; k++) {
+        char *end;
+        errno = 0;
+        double v = strtod(f[k], &end);
+        if (end == f[k] || *end != '\0' || errno == ERANGE)
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%.40s' is not a number", r->path,
+                             r->line, columns[k], k + 1, f[k]);
+        if (!isfinite(v))
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%.40s' must be finite", r->path,
+                             r->line, columns[k], k + 1, f[k]);
+        if (k == 3 && !(v > 0))
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field 'r' (column 4) = '%.40s': the radius must be > 0 (m)",
+                             r->path, r->line, f[k]);
+        out[k] = v;
+    }
+    return GRIT_OK;
+}
+
+/* Read and check every row; on success *rows holds 4 doubles per sphere. */
+static int read_all(reader *r, FILE *fp, double **rows, int *n_rows)
+{
+    char *line = NULL;
+    size_t cap_line = 0;
+    int n = 0, cap = 0, rc = GRIT_OK;
+    bool header = false;
+    double *v = NULL;
+    while (getline(&line, &cap_line, fp) >= 0) {
+        r->line++;
+        if (*trim(line) == '\0') continue;
+        if (!header) {
+            if ((rc = check_header(r, line))) break;
+            header = true;
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            double *nv = realloc(v, sizeof *v * 4 * (size_t)cap);
+            if (!nv) {
+                rc = grit_fail(r->s, GRIT_ENOMEM, "%s:%ld: out of memory reading spheres", r->path, r->line);
+                break;
+            }
+            v = nv;
+        }
+        if ((rc = parse_row(r, line, v + 4 * (size_t)n))) break;
+        n++;
+    }
+    if (rc == GRIT_OK && ferror(fp))
+        rc = grit_fail(r->s, GRIT_EIO, "%s:%ld: read error: %s", r->path, r->line + 1, strerror(errno));
+    else if (rc == GRIT_OK && !header)
+        rc = grit_fail(r->s, GRIT_EFORMAT, "%s: the file is empty; expected a header line 'x,y,z,r' and one sphere "
+                                           "per line", r->path);
+    else if (rc == GRIT_OK && n == 0)
+        rc = grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: no spheres after the header line 'x,y,z,r'", r->path, r->line);
+    else if (rc == GRIT_OK && n > 0x7fffffff / 2)
+        rc = grit_fail(r->s, GRIT_EINVAL, "%s: %d spheres is too many", r->path, n);
+    free(line);
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *rows = v;
+    *n_rows = n;
+    return GRIT_OK;
+}
+
+int grit_io_load_spheres_csv(grit_scene *s, const char *path, int material, int *first_id, int *count)
+{
+    if (material < 0 || material >= grit_material_count(s))
+        return grit_fail(s, GRIT_EINVAL, "loading '%s': material %d does not exist (%d defined)", path, material,
+                         grit_material_count(s));
+    FILE *fp = fopen(path, "r");
+    if (!fp) return grit_fail(s, GRIT_EIO, "cannot open '%s': %s", path, strerror(errno));
+    reader r = {s, path, 0};
+    double *v = NULL;
+    int n = 0;
+    int rc = read_all(&r, fp, &v, &n);
+    fclose(fp);
+    if (rc) return rc;
+    grit_sphere_def d = grit_default_sphere_def();
+    d.material = material;
+    int first = -1;
+    for (int i = 0; i < n; i++) {
+        d.pos = v3(v[4 * i], v[4 * i + 1], v[4 * i + 2]);
+        d.radius = v[4 * i + 3];
+        /* rows were checked, so only running out of memory can fail here */
+        int id = grit_add_sphere(s, &d);
+        if (id < 0) {
+            free(v);
+            return id;
+        }
+        if (i == 0) first = id;
+    }
+    free(v);
+    if (first_id) *first_id = first;
+    if (count) *count = n;
+    return GRIT_OK;
+}
+
+int grit_io_save_spheres_csv(const grit_scene *s, const char *path)
+{
+    grit_scene *sm = (grit_scene *)s; /* only for the error message */
+    grit_afile a;
+    if (grit_afile_open(&a, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
+    fputs("x,y,z,r\n", a.f);
+    const int n = grit_particle_count(s);
+    for (int id = 0; id < n; id++) { /* id order: the order of a loaded file */
+        grit_vec3 p;
+        double r;
+        if (grit_get_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
+        grit_get_pos(s, id, &p);
+        grit_get_radius(s, id, &r);
+        fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", p.x, p.y, p.z, r);
+    }
+    return grit_afile_commit(&a, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
+}

@@ -1,0 +1,284 @@
+/* grit: writing restart files (layout in restart_format.h, docs/restart.md).
+ *
+ * Every section is written twice over the same code: once into a sink that
+ * only counts bytes (so that its length can precede it, and the header can
+ * hold the total length), then for real, streamed to the file with a running
+ * CRC. Nothing is copied into an intermediate buffer. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg2/cg2.h"
+#include "collide/broadphase.h"
+#include "integrate/local6.h"
+#include "io/restart_format.h"
+
+/* CRC-32 four bits at a time: a 16-entry table is short enough to be
+ * written out and runs at a few hundred MB/s. */
+uint32_t grit_crc32(uint32_t crc, const void *data, size_t len)
+{
+    static const uint32_t T[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
+                                   0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+                                   0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+    const uint8_t *p = data;
+    crc = ~crc;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= p[i];
+        crc = (crc >> 4) ^ T[crc & 15u];
+        crc = (crc >> 4) ^ T[crc & 15u];
+    }
+    return ~crc;
+}
+
+typedef struct sink {
+    FILE *f; /* NULL: count only */
+    uint32_t crc;
+    uint64_t n;
+    bool failed;
+} sink;
+
+static void put(sink *k, const void *p, size_t len)
+{
+    k->n += len;
+    if (!k->f || k->failed || len == 0) return;
+    if (fwrite(p, 1, len, k->f) != len) k->failed = true;
+    k->crc = grit_crc32(k->crc, p, len);
+}
+static void put_u8(sink *k, uint8_t v) { put(k, &v, 1); }
+static void put_u32(sink *k, uint32_t v) { put(k, &v, 4); }
+static void put_i32(sink *k, int32_t v) { put(k, &v, 4); }
+static void put_i64(sink *k, int64_t v) { put(k, &v, 8); }
+static void put_f64(sink *k, double v) { put(k, &v, 8); }
+
+/* Every parameter of a definition, by name (so that parameters added later
+ * keep their defaults when an older file is read). */
+static void put_params(sink *k, const grit_param_table *t, const void *def)
+{
+    put_u32(k, (uint32_t)t->count);
+    for (int i = 0; i < t->count; i++) {
+        const grit_param_info *p = &t->params[i];
+        size_t len = strlen(p->name);
+        put_u8(k, (uint8_t)len);
+        put(k, p->name, len);
+        put_u8(k, (uint8_t)p->type);
+        if (p->type == GRIT_PT_vec3) {
+            grit_vec3 v = grit_param_get_vec3(p, def);
+            put_u8(k, 3);
+            put_f64(k, v.x);
+            put_f64(k, v.y);
+            put_f64(k, v.z);
+        } else {
+            put_u8(k, 1);
+            put_f64(k, grit_param_get_double(p, def));
+        }
+    }
+}
+
+static void put_array_head(sink *k, const char *name, size_t elem, size_t count)
+{
+    if (strlen(name) > 8) k->failed = true; /* names are 8 bytes in the file */
+    char nm[8] = {0};
+    memcpy(nm, name, strlen(name) < 8 ? strlen(name) : 8);
+    put(k, nm, 8);
+    put_u32(k, (uint32_t)elem);
+    put_u32(k, (uint32_t)count);
+}
+static void put_array(sink *k, const char *name, size_t elem, size_t count, const void *data)
+{
+    put_array_head(k, name, elem, count);
+    put(k, data, elem * count);
+}
+#define PUT_ARRAY(k, name, arr, count) put_array(k, name, sizeof *(arr), (size_t)(count), arr)
+
+/* ---------------------------------------------------------------- sections */
+static void sec_scene(sink *k, const grit_scene *s) { put_params(k, &grit_scene_param_table, &s->def); }
+
+static void sec_materials(sink *k, const grit_scene *s)
+{
+    put_u32(k, (uint32_t)s->n_mats);
+    for (int m = 0; m < s->n_mats; m++) put_params(k, &grit_frictmat_param_table, &s->mats[m].fm);
+}
+
+static void sec_pairs(sink *k, const grit_scene *s)
+{
+    put_u32(k, (uint32_t)s->n_overrides);
+    for (int i = 0; i < s->n_overrides; i++) {
+        put_i32(k, s->overrides[i].mat_a);
+        put_i32(k, s->overrides[i].mat_b);
+        put_params(k, &grit_pair_param_table, &s->overrides[i].def);
+    }
+}
+
+static void sec_step(sink *k, const grit_scene *s)
+{
+    put_i64(k, s->step);
+    put_f64(k, s->time);
+    put_f64(k, s->dt);
+}
+
+static void sec_energy(sink *k, const grit_scene *s)
+{
+    put_u32(k, GRIT_E_COUNT);
+    for (int e = 0; e < GRIT_E_COUNT; e++) {
+        const char *name = grit_energy_name(e);
+        put_u8(k, (uint8_t)strlen(name));
+        put(k, name, strlen(name));
+        put_f64(k, s->energy[e]);
+    }
+    put_f64(k, s->energy_initial);
+    put_u8(k, s->energy_initial_set);
+}
+
+static void sec_broadphase(sink *k, const grit_scene *s)
+{
+    put_f64(k, s->verlet_dist);
+    put_u8(k, s->need_rebuild);
+    put_i64(k, s->last_sort_step);
+    put_f64(k, s->max_disp2);
+    put_i64(k, s->stats.rebuilds);
+    put_i64(k, s->stats.sorts);
+}
+
+static void sec_shapes(sink *k, const grit_scene *s)
+{
+    PUT_ARRAY(k, "walls", s->walls, s->n_walls);
+    PUT_ARRAY(k, "facets", s->facets, s->n_facets);
+    PUT_ARRAY(k, "capsules", s->capsules, s->n_capsules);
+    PUT_ARRAY(k, "ellipsds", s->ellipsoids, s->n_ellipsoids);
+    PUT_ARRAY(k, "infcyls", s->infcyls, s->n_infcyls);
+    PUT_ARRAY(k, "rods", s->rods, s->n_rods);
+}
+
+static void sec_bodies(sink *k, const grit_scene *s)
+{
+    const grit_bodies *b = &s->b;
+    put_u32(k, (uint32_t)b->n);
+    PUT_ARRAY(k, "pr", b->pr, b->n);
+    PUT_ARRAY(k, "vw", b->vw, b->n);
+    PUT_ARRAY(k, "ft", b->ft, b->n);
+    PUT_ARRAY(k, "mi", b->mi, b->n);
+    PUT_ARRAY(k, "ori", b->ori, b->n);
+    PUT_ARRAY(k, "angmom", b->angmom, b->n);
+    PUT_ARRAY(k, "flags", b->flags, b->n);
+    PUT_ARRAY(k, "shape", b->shape, b->n);
+    PUT_ARRAY(k, "sidx", b->sidx, b->n);
+    PUT_ARRAY(k, "mat", b->mat, b->n);
+    PUT_ARRAY(k, "mask", b->mask, b->n);
+    PUT_ARRAY(k, "id", b->id, b->n);
+    PUT_ARRAY(k, "refpos", b->refpos, b->n);
+    PUT_ARRAY(k, "id2idx", s->id2idx, s->id_cap);
+}
+
+/* A per-contact array whose entries for potential (not real) contacts were
+ * never written by the engine: those are saved as zeros, so that the file
+ * is a function of the state alone. Runs of real contacts go out at once. */
+static void put_real_only(sink *k, const char *name, size_t elem, const void *data, const grit_contacts *c)
+{
+    static const uint8_t zeros[256];
+    put_array_head(k, name, elem, (size_t)c->n);
+    const uint8_t *p = data;
+    for (int i = 0; i < c->n;) {
+        bool real = c->pair[i].flags & CF_REAL;
+        int j = i;
+        while (j < c->n && (bool)(c->pair[j].flags & CF_REAL) == real) j++;
+        size_t bytes = elem * (size_t)(j - i);
+        if (real) put(k, p + elem * (size_t)i, bytes);
+        else
+            for (size_t z = 0; z < bytes; z += sizeof zeros) put(k, zeros, bytes - z < sizeof zeros ? bytes - z : sizeof zeros);
+        i = j;
+    }
+}
+
+static void sec_contacts(sink *k, const grit_scene *s)
+{
+    const grit_contacts *c = &s->c;
+    put_u32(k, (uint32_t)c->n);
+    put_u32(k, (uint32_t)c->ext_n);
+    put_u32(k, (uint32_t)c->n_real);
+    PUT_ARRAY(k, "pair", c->pair, c->n);
+    PUT_ARRAY(k, "kindst", c->kind_start, GRIT_CG2_KIND_COUNT + 1);
+    PUT_ARRAY(k, "pot", c->pot, c->n_pot);
+    PUT_ARRAY(k, "potst", c->pot_start, GRIT_CG2_KIND_COUNT + 1);
+    put_real_only(k, "geom", sizeof *c->geom, c->geom, c);
+    put_real_only(k, "phys", sizeof *c->phys, c->phys, c);
+    put_real_only(k, "cold", sizeof *c->cold, c->cold, c);
+    put_real_only(k, "ext", sizeof(double) * (size_t)c->ext_n, c->ext, c);
+}
+
+static void sec_local6(sink *k, const grit_scene *s) { PUT_ARRAY(k, "local6", s->local6, s->n_local6); }
+
+/* the broad phase's record of its last rebuild (collide/broadphase.h) */
+static void sec_bpstate(sink *k, const grit_scene *s)
+{
+    grit_broadphase_state b;
+    grit_broadphase_get_state(s, &b);
+    PUT_ARRAY(k, "box", b.box, b.n_boxes);
+    PUT_ARRAY(k, "rot", b.rot, b.n_rot);
+    PUT_ARRAY(k, "rot_r", b.rot_r, b.n_rot);
+    PUT_ARRAY(k, "rot_q0", b.rot_q0, b.n_rot);
+}
+
+static const struct {
+    char tag[5];
+    void (*write)(sink *, const grit_scene *);
+} sections[] = {
+    {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"STEP", sec_step},
+    {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
+    {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate},
+};
+enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
+
+static int write_all(FILE *f, const grit_scene *s)
+{
+    uint64_t len[N_SECTIONS], total = RST_HEADER + RST_TRAILER;
+    for (int i = 0; i < N_SECTIONS; i++) {
+        sink count = {0};
+        sections[i].write(&count, s);
+        len[i] = count.n;
+        total += RST_SECTION_HEAD + len[i];
+    }
+    sink k = {.f = f};
+    uint8_t sizes[8];
+    rst_sizes(sizes);
+    put(&k, RST_MAGIC, 8);
+    put_u32(&k, GRIT_RESTART_VERSION);
+    put_u32(&k, RST_BOM);
+    put(&k, sizes, 8);
+    put(&k, &total, 8);
+    put_f64(&k, RST_PROBE);
+    for (int i = 0; i < N_SECTIONS; i++) {
+        put(&k, sections[i].tag, 4);
+        put_u32(&k, 0);
+        put(&k, &len[i], 8);
+        sections[i].write(&k, s);
+    }
+    put(&k, "END!", 4);
+    uint32_t crc = k.crc;
+    put_u32(&k, crc);
+    return k.failed || k.n != total ? -1 : 0;
+}
+
+int grit_save(const grit_scene *s, const char *path)
+{
+    grit_scene *ms = (grit_scene *)s; /* for the error message only */
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return grit_fail(ms, GRIT_EIO, "save: path '%s' is too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return grit_fail(ms, GRIT_EIO, "save: cannot create '%s': %s", tmp, strerror(errno));
+    int bad = write_all(f, s);
+    int err = errno;
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0) bad = -1, err = errno;
+    if (fclose(f) != 0 && !bad) bad = -1, err = errno;
+    if (bad) {
+        remove(tmp);
+        return grit_fail(ms, GRIT_EIO, "save: error writing '%s': %s", tmp, strerror(err));
+    }
+    if (rename(tmp, path) != 0) {
+        err = errno;
+        remove(tmp);
+        return grit_fail(ms, GRIT_EIO, "save: cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
+    }
+    return GRIT_OK;
+}

@@ -1,0 +1,632 @@
+/* grit: reading restart files (layout in restart_format.h, docs/restart.md).
+ *
+ * Order of checks: the header (magic, version, byte order, type sizes,
+ * length against the file's size), then the CRC over the whole file, then
+ * the section table, then each section, every length and count checked
+ * against the bytes present before anything is copied, and every index that
+ * the engine will follow (shape, material, particle, contact kind) checked
+ * against its range. Any failure frees what was built and returns NULL with
+ * a one-line message. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg2/cg2.h"
+#include "collide/broadphase.h"
+#include "core/storage.h"
+#include "integrate/local6.h"
+#include "io/restart_format.h"
+#include "shape/shape.h"
+
+typedef struct loader {
+    const char *path;
+    FILE *f;
+    grit_scene *s; /* created by the SCEN section */
+    uint64_t total;
+    char msg[480];
+    /* the section being parsed */
+    const char *tag;
+    const uint8_t *p;
+    size_t n, pos;
+} loader;
+
+static int fail(loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(loader *L, const char *fmt, ...)
+{
+    if (L->msg[0]) return -1; /* keep the first message */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->msg, sizeof L->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ------------------------------------------------------- reading a section */
+static int get(loader *L, void *out, size_t len)
+{
+    if (len > L->n - L->pos) {
+        memset(out, 0, len);
+        return fail(L, "section %s is shorter than its contents (needs %zu more bytes at offset %zu of %zu)", L->tag,
+                    len, L->pos, L->n);
+    }
+    memcpy(out, L->p + L->pos, len);
+    L->pos += len;
+    return 0;
+}
+static uint8_t get_u8(loader *L)
+{
+    uint8_t v;
+    get(L, &v, 1);
+    return v;
+}
+static uint32_t get_u32(loader *L)
+{
+    uint32_t v;
+    get(L, &v, 4);
+    return v;
+}
+static int64_t get_i64(loader *L)
+{
+    int64_t v;
+    get(L, &v, 8);
+    return v;
+}
+static double get_f64(loader *L)
+{
+    double v;
+    get(L, &v, 8);
+    return v;
+}
+
+/* A parameter block into `def` (which holds the defaults): every parameter
+ * must be known with the same type; its value must be in range. */
+static int get_params(loader *L, const grit_param_table *t, void *def, const char *what)
+{
+    uint32_t count = get_u32(L);
+    for (uint32_t i = 0; i < count && !L->msg[0]; i++) {
+        char name[256];
+        uint8_t len = get_u8(L);
+        get(L, name, len);
+        name[len] = '\0';
+        uint8_t type = get_u8(L), ncomp = get_u8(L);
+        double v[3] = {0, 0, 0};
+        if (ncomp != 1 && ncomp != 3) return fail(L, "%s parameter '%s': %u components", what, name, ncomp);
+        for (int c = 0; c < ncomp; c++) v[c] = get_f64(L);
+        if (L->msg[0]) break;
+        const grit_param_info *p = grit_param_find(t, name);
+        if (!p) return fail(L, "%s parameter '%s' is unknown to this build of grit", what, name);
+        if (p->type != type || ncomp != (p->type == GRIT_PT_vec3 ? 3 : 1))
+            return fail(L, "%s parameter '%s' has type %u in the file, %u in this build", what, name, type, p->type);
+        char err[300];
+        for (int c = 0; c < ncomp; c++)
+            if (grit_param_check(p, v[c], err, sizeof err)) return fail(L, "%s: %s", what, err);
+        char *base = (char *)def + p->offset;
+        switch (p->type) {
+        case GRIT_PT_double: *(double *)base = v[0]; break;
+        case GRIT_PT_int:
+        case GRIT_PT_choice: *(int *)base = (int)v[0]; break;
+        case GRIT_PT_flag: *(bool *)base = v[0] != 0.0; break;
+        case GRIT_PT_vec3: *(grit_vec3 *)base = v3(v[0], v[1], v[2]); break;
+        }
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
+/* The array records of the rest of a section, indexed by name. */
+typedef struct array_rec {
+    char name[9];
+    uint32_t elem, count;
+    const uint8_t *data;
+    bool used;
+} array_rec;
+enum { MAX_ARRAYS = 32 };
+
+static int index_arrays(loader *L, array_rec *a, int *na)
+{
+    *na = 0;
+    while (L->pos < L->n && !L->msg[0]) {
+        if (*na == MAX_ARRAYS) return fail(L, "section %s has more than %d arrays", L->tag, MAX_ARRAYS);
+        array_rec *r = &a[(*na)++];
+        memset(r, 0, sizeof *r);
+        get(L, r->name, 8);
+        r->elem = get_u32(L);
+        r->count = get_u32(L);
+        if (L->msg[0]) break;
+        uint64_t bytes = (uint64_t)r->elem * r->count;
+        if (bytes > L->n - L->pos)
+            return fail(L, "section %s: array '%s' (%u x %u bytes) runs past the end of the section", L->tag, r->name,
+                        r->count, r->elem);
+        r->data = L->p + L->pos;
+        L->pos += (size_t)bytes;
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
+/* Copy the array `name` (element size `elem`, `count` elements) into dst. */
+static int take_array(loader *L, array_rec *a, int na, const char *name, size_t elem, size_t count, void *dst)
+{
+    for (int i = 0; i < na; i++) {
+        if (strcmp(a[i].name, name) != 0) continue;
+        if (a[i].used) return fail(L, "section %s: array '%s' appears twice", L->tag, name);
+        a[i].used = true;
+        if (a[i].elem != elem)
+            return fail(L, "section %s: array '%s' has %u-byte elements, this build uses %zu (another data layout)",
+                        L->tag, name, a[i].elem, elem);
+        if (a[i].count != count)
+            return fail(L, "section %s: array '%s' has %u elements, expected %zu", L->tag, name, a[i].count, count);
+        if (count && elem) memcpy(dst, a[i].data, elem * count);
+        return 0;
+    }
+    return fail(L, "section %s: array '%s' is missing", L->tag, name);
+}
+#define TAKE(L, a, na, name, arr, count) take_array(L, a, na, name, sizeof *(arr), (size_t)(count), arr)
+
+static int no_extra_arrays(loader *L, const array_rec *a, int na)
+{
+    for (int i = 0; i < na; i++)
+        if (!a[i].used) return fail(L, "section %s: array '%s' is unknown to this build of grit", L->tag, a[i].name);
+    return 0;
+}
+
+/* Element count read from the file: within what the engine's int indices hold. */
+static int count_ok(loader *L, uint32_t n, const char *what)
+{
+    if (n > (uint32_t)INT32_MAX / 2) return fail(L, "section %s: %s = %u is too large", L->tag, what, n);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- sections */
+static int load_materials(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L);
+    for (uint32_t m = 0; m < n && !L->msg[0]; m++) {
+        grit_frictmat_def d = grit_default_frictmat_def();
+        char what[32];
+        snprintf(what, sizeof what, "material %u", m);
+        if (get_params(L, &grit_frictmat_param_table, &d, what)) break;
+        if (grit_add_frictmat(s, &d) < 0) return fail(L, "%s: %s", what, grit_last_error(s));
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
+static int load_pairs(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L);
+    for (uint32_t i = 0; i < n && !L->msg[0]; i++) {
+        int32_t a, b;
+        get(L, &a, 4);
+        get(L, &b, 4);
+        grit_pair_def d = grit_default_pair_def();
+        if (get_params(L, &grit_pair_param_table, &d, "pair override")) break;
+        if (grit_set_pair(s, a, b, &d) != GRIT_OK) return fail(L, "pair override %u: %s", i, grit_last_error(s));
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
+static int load_step(loader *L)
+{
+    grit_scene *s = L->s;
+    int64_t step = get_i64(L);
+    s->step = (long)step;
+    s->time = get_f64(L);
+    s->dt = get_f64(L);
+    if (L->msg[0]) return -1;
+    if (step < 0 || !isfinite(s->time) || !(isnan(s->dt) || s->dt > 0))
+        return fail(L, "section STEP: step %lld, time %g, dt %g are not a valid state", (long long)step, s->time,
+                    s->dt);
+    return 0;
+}
+
+static int load_energy(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L);
+    for (uint32_t i = 0; i < n && !L->msg[0]; i++) {
+        char name[256];
+        uint8_t len = get_u8(L);
+        get(L, name, len);
+        name[len] = '\0';
+        double v = get_f64(L);
+        int k = -1;
+        for (int e = 0; e < GRIT_E_COUNT; e++)
+            if (strcmp(name, grit_energy_name(e)) == 0) k = e;
+        if (L->msg[0]) break;
+        if (k < 0) return fail(L, "energy entry '%s' is unknown to this build of grit", name);
+        s->energy[k] = v;
+    }
+    s->energy_initial = get_f64(L);
+    s->energy_initial_set = get_u8(L) != 0;
+    return L->msg[0] ? -1 : 0;
+}
+
+static int load_broadphase(loader *L)
+{
+    grit_scene *s = L->s;
+    s->verlet_dist = get_f64(L);
+    s->need_rebuild = get_u8(L) != 0;
+    s->last_sort_step = (long)get_i64(L);
+    s->max_disp2 = get_f64(L);
+    s->stats.rebuilds = (long)get_i64(L);
+    s->stats.sorts = (long)get_i64(L);
+    return L->msg[0] ? -1 : 0;
+}
+
+/* The element count of array `name`, which must be present. */
+static int array_count(loader *L, const array_rec *a, int na, const char *name, int *n)
+{
+    for (int i = 0; i < na; i++)
+        if (!strcmp(a[i].name, name)) {
+            if (count_ok(L, a[i].count, name)) return -1;
+            *n = (int)a[i].count;
+            return 0;
+        }
+    return fail(L, "section %s: array '%s' is missing", L->tag, name);
+}
+
+/* An array the scene owns with a count and a capacity (shape data,
+ * impositions): allocated to its count, copied. */
+static int take_owned_array(loader *L, array_rec *a, int na, const char *name, size_t elem, void **arr, int *n,
+                           int *cap)
+{
+    if (array_count(L, a, na, name, n)) return -1;
+    if (grit_grow(arr, elem, *n)) return fail(L, "out of memory for %d %s", *n, name);
+    *cap = *n > 0 ? *n : 1;
+    return take_array(L, a, na, name, elem, (size_t)*n, *arr);
+}
+
+static int load_shapes(loader *L)
+{
+    grit_scene *s = L->s;
+    array_rec a[MAX_ARRAYS];
+    int na;
+    if (index_arrays(L, a, &na) ||
+        take_owned_array(L, a, na, "walls", sizeof *s->walls, (void **)&s->walls, &s->n_walls, &s->cap_walls) ||
+        take_owned_array(L, a, na, "facets", sizeof *s->facets, (void **)&s->facets, &s->n_facets, &s->cap_facets) ||
+        take_owned_array(L, a, na, "capsules", sizeof *s->capsules, (void **)&s->capsules, &s->n_capsules,
+                         &s->cap_capsules) ||
+        take_owned_array(L, a, na, "ellipsds", sizeof *s->ellipsoids, (void **)&s->ellipsoids, &s->n_ellipsoids,
+                         &s->cap_ellipsoids) ||
+        take_owned_array(L, a, na, "infcyls", sizeof *s->infcyls, (void **)&s->infcyls, &s->n_infcyls,
+                         &s->cap_infcyls) ||
+        take_owned_array(L, a, na, "rods", sizeof *s->rods, (void **)&s->rods, &s->n_rods, &s->cap_rods) ||
+        no_extra_arrays(L, a, na))
+        return -1;
+    for (int i = 0; i < s->n_walls; i++)
+        if (s->walls[i].axis < 0 || s->walls[i].axis > 2 || s->walls[i].sense < -1 || s->walls[i].sense > 1)
+            return fail(L, "section SHAP: wall %d has axis %d, sense %d", i, s->walls[i].axis, s->walls[i].sense);
+    for (int i = 0; i < s->n_infcyls; i++)
+        if (s->infcyls[i].axis < 0 || s->infcyls[i].axis > 2)
+            return fail(L, "section SHAP: infinite cylinder %d has axis %d", i, s->infcyls[i].axis);
+    return 0;
+}
+
+static int load_bodies(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L);
+    array_rec a[MAX_ARRAYS];
+    int na;
+    if (L->msg[0] || count_ok(L, n, "particle count") || index_arrays(L, a, &na)) return -1;
+    grit_bodies *b = &s->b;
+    if (grit_bodies_reserve(b, n > 0 ? (int)n : 1)) return fail(L, "out of memory for %u particles", n);
+    if (TAKE(L, a, na, "pr", b->pr, n) || TAKE(L, a, na, "vw", b->vw, n) || TAKE(L, a, na, "ft", b->ft, n) ||
+        TAKE(L, a, na, "mi", b->mi, n) || TAKE(L, a, na, "ori", b->ori, n) ||
+        TAKE(L, a, na, "angmom", b->angmom, n) || TAKE(L, a, na, "flags", b->flags, n) ||
+        TAKE(L, a, na, "shape", b->shape, n) || TAKE(L, a, na, "sidx", b->sidx, n) ||
+        TAKE(L, a, na, "mat", b->mat, n) || TAKE(L, a, na, "mask", b->mask, n) || TAKE(L, a, na, "id", b->id, n) ||
+        TAKE(L, a, na, "refpos", b->refpos, n))
+        return -1;
+    b->n = (int)n;
+    /* the id map: its own length */
+    int cap = 0;
+    if (array_count(L, a, na, "id2idx", &cap)) return -1;
+    if (cap > 0 && grit_grow((void **)&s->id2idx, sizeof *s->id2idx, cap)) return fail(L, "out of memory");
+    s->id_cap = cap;
+    if (TAKE(L, a, na, "id2idx", s->id2idx, cap) || no_extra_arrays(L, a, na)) return -1;
+    /* every index the engine follows */
+    for (int i = 0; i < b->n; i++) {
+        int sh = b->shape[i], si = b->sidx[i];
+        if (sh >= GRIT_SHAPE_COUNT) return fail(L, "particle %d: shape %d unknown", i, sh);
+        const int ndata[GRIT_SHAPE_COUNT] = {
+            [GRIT_SHAPE_SPHERE] = -1,          [GRIT_SHAPE_WALL] = s->n_walls,
+            [GRIT_SHAPE_FACET] = s->n_facets,  [GRIT_SHAPE_INFCYLINDER] = s->n_infcyls,
+            [GRIT_SHAPE_CAPSULE] = s->n_capsules, [GRIT_SHAPE_ELLIPSOID] = s->n_ellipsoids,
+            [GRIT_SHAPE_ROD] = s->n_rods};
+        if (ndata[sh] >= 0 && (si < 0 || si >= ndata[sh]))
+            return fail(L, "particle %d: shape data index %d out of range", i, si);
+        if (b->mat[i] >= s->n_mats) return fail(L, "particle %d: material %d does not exist", i, b->mat[i]);
+        if ((b->flags[i] & PF_MOVES_SHAPE) && !grit_shape_classes[sh]->follow_node)
+            return fail(L, "particle %d: flagged as moving shape data its shape does not have", i);
+        if (b->id[i] < 0 || b->id[i] >= s->id_cap || s->id2idx[b->id[i]] != i)
+            return fail(L, "particle %d: id %d does not map back to it", i, b->id[i]);
+    }
+    for (int id = 0; id < s->id_cap; id++)
+        if (s->id2idx[id] < -1 || s->id2idx[id] >= b->n || (s->id2idx[id] >= 0 && b->id[s->id2idx[id]] != id))
+            return fail(L, "id %d maps to index %d, not back to itself", id, s->id2idx[id]);
+    return 0;
+}
+
+static int load_contacts(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L), ext_n = get_u32(L), n_real = get_u32(L);
+    array_rec a[MAX_ARRAYS];
+    int na;
+    if (L->msg[0] || count_ok(L, n, "contact count") || index_arrays(L, a, &na)) return -1;
+    if (ext_n > 1024) return fail(L, "section CONT: %u law-state doubles per contact", ext_n);
+    grit_contacts *c = &s->c;
+    c->ext_n = (int)ext_n;
+    if (grit_contacts_reserve(c, n > 0 ? (int)n : 1)) return fail(L, "out of memory for %u contacts", n);
+    if (TAKE(L, a, na, "pair", c->pair, n) || TAKE(L, a, na, "geom", c->geom, n) ||
+        TAKE(L, a, na, "phys", c->phys, n) || TAKE(L, a, na, "cold", c->cold, n) ||
+        take_array(L, a, na, "ext", sizeof(double) * ext_n, n, c->ext))
+        return -1;
+    c->n = (int)n;
+    c->n_real = (int)n_real;
+    /* the blocks by kind, then the contacts created since the last rebuild */
+    int ks[GRIT_CG2_KIND_COUNT + 1], ps[GRIT_CG2_KIND_COUNT + 1], npot = 0;
+    if (array_count(L, a, na, "pot", &npot)) return -1;
+    if (npot > c->cap_pot) {
+        if (grit_grow((void **)&c->pot, sizeof *c->pot, npot)) return fail(L, "out of memory for %d pairs", npot);
+        c->cap_pot = npot;
+    }
+    if (TAKE(L, a, na, "kindst", ks, GRIT_CG2_KIND_COUNT + 1) || TAKE(L, a, na, "pot", c->pot, npot) ||
+        TAKE(L, a, na, "potst", ps, GRIT_CG2_KIND_COUNT + 1) || no_extra_arrays(L, a, na))
+        return -1;
+    c->n_pot = npot;
+    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
+        if (ks[q] < (q ? ks[q - 1] : 0) || ks[q] > c->n || ps[q] < (q ? ps[q - 1] : 0) || ps[q] > npot)
+            return fail(L, "section CONT: block boundaries of kind %d out of order", q);
+        c->kind_start[q] = ks[q];
+        c->pot_start[q] = ps[q];
+    }
+    if (ps[GRIT_CG2_KIND_COUNT] != npot) return fail(L, "section CONT: potential pairs outside the blocks");
+    c->n_promoted = 0;
+    for (int list = 0; list < 2; list++) {
+        const grit_pair *pairs = list ? c->pot : c->pair;
+        const int *start = list ? ps : ks;
+        const int cnt = list ? npot : c->n;
+        for (int k = 0; k < cnt; k++) {
+            const grit_pair *p = &pairs[k];
+            if (p->a < 0 || p->a >= s->b.n || p->b < 0 || p->b >= s->b.n || p->a == p->b)
+                return fail(L, "%s %d: particles (%d, %d) out of range", list ? "pair" : "contact", k, p->a, p->b);
+            grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[p->a]][s->b.shape[p->b]];
+            if (p->kind >= GRIT_CG2_KIND_COUNT || e.kind != p->kind || e.swap)
+                return fail(L, "%s %d: kind %d does not match the shapes of its particles", list ? "pair" : "contact",
+                            k, p->kind);
+            if (k < start[GRIT_CG2_KIND_COUNT] && (k < start[p->kind] || k >= start[p->kind + 1]))
+                return fail(L, "%s %d: kind %d outside its block", list ? "pair" : "contact", k, p->kind);
+            if (list && (p->flags & CF_PROMOTED)) c->n_promoted++;
+        }
+    }
+    return 0;
+}
+
+/* The broad phase's record of its last rebuild. */
+static int load_bpstate(loader *L)
+{
+    grit_scene *s = L->s;
+    array_rec a[MAX_ARRAYS];
+    int na, nb = 0, nr = 0;
+    if (index_arrays(L, a, &na) || array_count(L, a, na, "box", &nb) || array_count(L, a, na, "rot", &nr))
+        return -1;
+    if (nb > s->b.n) return fail(L, "section BPST: %d boxes for %d particles", nb, s->b.n);
+    grit_aabb *box = malloc(sizeof *box * (size_t)(nb > 0 ? nb : 1));
+    int32_t *rot = malloc(sizeof *rot * (size_t)(nr > 0 ? nr : 1));
+    double *rot_r = malloc(sizeof *rot_r * (size_t)(nr > 0 ? nr : 1));
+    grit_quat *rot_q0 = malloc(sizeof *rot_q0 * (size_t)(nr > 0 ? nr : 1));
+    int rc = 0;
+    if (!box || !rot || !rot_r || !rot_q0) rc = fail(L, "out of memory");
+    if (!rc && (TAKE(L, a, na, "box", box, nb) || TAKE(L, a, na, "rot", rot, nr) ||
+                TAKE(L, a, na, "rot_r", rot_r, nr) || TAKE(L, a, na, "rot_q0", rot_q0, nr) ||
+                no_extra_arrays(L, a, na)))
+        rc = -1;
+    for (int k = 0; !rc && k < nr; k++)
+        if (rot[k] < 0 || rot[k] >= s->b.n) rc = fail(L, "section BPST: particle index %d out of range", rot[k]);
+    grit_broadphase_state st = {box, nb, rot, rot_r, rot_q0, nr};
+    if (!rc && grit_broadphase_set_state(s, &st)) rc = fail(L, "out of memory");
+    free(box);
+    free(rot);
+    free(rot_r);
+    free(rot_q0);
+    return rc;
+}
+
+static int load_local6(loader *L)
+{
+    grit_scene *s = L->s;
+    array_rec a[MAX_ARRAYS];
+    int na;
+    if (index_arrays(L, a, &na)) return -1;
+    if (take_owned_array(L, a, na, "local6", sizeof *s->local6, (void **)&s->local6, &s->n_local6, &s->cap_local6) ||
+        no_extra_arrays(L, a, na))
+        return -1;
+    for (int k = 0; k < s->n_local6; k++) {
+        const grit_local6 *l6 = &s->local6[k];
+        if (grit_idx(s, l6->id) < 0) return fail(L, "imposition %d: particle id %d does not exist", k, l6->id);
+        for (int j = 0; j < 6; j++)
+            if (l6->what[j] > GRIT_IMPOSE_FORCE) return fail(L, "imposition %d: mode %u unknown", k, l6->what[j]);
+    }
+    return 0;
+}
+
+static int load_scene(loader *L)
+{
+    grit_scene_def d = grit_default_scene_def();
+    if (get_params(L, &grit_scene_param_table, &d, "scene")) return -1;
+    L->s = grit_scene_create(&d);
+    return L->s ? 0 : fail(L, "%s", grit_create_error());
+}
+
+/* ------------------------------------------------------------------ driver */
+typedef struct section {
+    char tag[5];
+    int (*load)(loader *);
+    uint64_t offset, len; /* of the payload; len UINT64_MAX: absent */
+} section;
+
+/* Read [offset, offset+len) of the file into a buffer owned by the caller. */
+static uint8_t *read_range(loader *L, uint64_t offset, uint64_t len)
+{
+    uint8_t *buf = malloc(len > 0 ? (size_t)len : 1);
+    if (!buf) {
+        fail(L, "out of memory reading %llu bytes", (unsigned long long)len);
+        return NULL;
+    }
+    if (fseeko(L->f, (off_t)offset, SEEK_SET) != 0 || fread(buf, 1, (size_t)len, L->f) != len) {
+        free(buf);
+        fail(L, "read error at offset %llu", (unsigned long long)offset);
+        return NULL;
+    }
+    return buf;
+}
+
+static int check_header(loader *L, uint64_t size)
+{
+    uint8_t h[RST_HEADER];
+    if (size < RST_HEADER + RST_TRAILER)
+        return fail(L, "too short (%llu bytes) to be a grit restart file", (unsigned long long)size);
+    if (fseeko(L->f, 0, SEEK_SET) != 0 || fread(h, 1, RST_HEADER, L->f) != RST_HEADER) return fail(L, "read error");
+    if (memcmp(h, RST_MAGIC, 8) != 0) return fail(L, "not a grit restart file (no GRITSAVE magic)");
+    uint32_t version, bom;
+    memcpy(&version, h + 8, 4);
+    memcpy(&bom, h + 12, 4);
+    if (bom == 0x04030201u) return fail(L, "written on a machine with the other byte order");
+    if (bom != RST_BOM) return fail(L, "corrupt header (byte-order mark %#x)", bom);
+    if (version > GRIT_RESTART_VERSION)
+        return fail(L, "written by a newer grit (format version %u; this build reads versions 1 to %d)", version,
+                    GRIT_RESTART_VERSION);
+    if (version == 0) return fail(L, "format version 0 does not exist");
+    uint8_t sizes[8];
+    rst_sizes(sizes);
+    static const char *const names[5] = {"double", "int", "long", "int64_t", "bool"};
+    for (int k = 0; k < 8; k++)
+        if (h[16 + k] != sizes[k])
+            return fail(L, "written where sizeof(%s) = %u; this build has %u", k < 5 ? names[k] : "reserved",
+                        h[16 + k], sizes[k]);
+    double probe;
+    memcpy(&L->total, h + 24, 8);
+    memcpy(&probe, h + 32, 8);
+    if (probe != RST_PROBE) return fail(L, "doubles stored in a format this machine does not use");
+    if (size < L->total)
+        return fail(L, "truncated: its header says %llu bytes, the file has %llu", (unsigned long long)L->total,
+                    (unsigned long long)size);
+    if (size > L->total)
+        return fail(L, "%llu bytes after the end given in its header (%llu)",
+                    (unsigned long long)(size - L->total), (unsigned long long)L->total);
+    return 0;
+}
+
+static int check_crc(loader *L)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf) return fail(L, "out of memory");
+    uint32_t crc = 0;
+    uint64_t left = L->total - 4;
+    int rc = 0;
+    if (fseeko(L->f, 0, SEEK_SET) != 0) rc = fail(L, "read error");
+    while (!rc && left > 0) {
+        size_t len = left < CHUNK ? (size_t)left : CHUNK;
+        if (fread(buf, 1, len, L->f) != len) rc = fail(L, "read error");
+        crc = grit_crc32(crc, buf, len);
+        left -= len;
+    }
+    uint32_t stored = 0;
+    if (!rc && fread(&stored, 1, 4, L->f) != 4) rc = fail(L, "read error");
+    free(buf);
+    if (!rc && crc != stored)
+        rc = fail(L, "corrupt: checksum %08x does not match the stored %08x", (unsigned)crc, (unsigned)stored);
+    return rc;
+}
+
+static section *find_section(section *secs, int n, const char *tag)
+{
+    for (int i = 0; i < n; i++)
+        if (!memcmp(secs[i].tag, tag, 4)) return &secs[i];
+    return NULL;
+}
+
+/* The section table: every tag known, none twice, none missing, the lengths
+ * adding up to the file. */
+static int index_sections(loader *L, section *secs, int n)
+{
+    uint64_t pos = RST_HEADER, end = L->total - RST_TRAILER;
+    while (pos < end) {
+        uint8_t head[RST_SECTION_HEAD];
+        if (end - pos < RST_SECTION_HEAD) return fail(L, "section header cut at offset %llu", (unsigned long long)pos);
+        if (fseeko(L->f, (off_t)pos, SEEK_SET) != 0 || fread(head, 1, sizeof head, L->f) != sizeof head)
+            return fail(L, "read error");
+        uint64_t len;
+        memcpy(&len, head + 8, 8);
+        char tag[5] = {0};
+        memcpy(tag, head, 4);
+        for (int k = 0; k < 4; k++)
+            if (tag[k] < 32 || tag[k] > 126) tag[k] = '?';
+        section *sec = find_section(secs, n, tag);
+        if (!sec) return fail(L, "section '%s' is unknown to this build of grit", tag);
+        if (sec->len != UINT64_MAX) return fail(L, "section %s appears twice", tag);
+        if (len > end - pos - RST_SECTION_HEAD)
+            return fail(L, "section %s claims %llu bytes, only %llu remain", tag, (unsigned long long)len,
+                        (unsigned long long)(end - pos - RST_SECTION_HEAD));
+        sec->offset = pos + RST_SECTION_HEAD;
+        sec->len = len;
+        pos += RST_SECTION_HEAD + len;
+    }
+    for (int i = 0; i < n; i++)
+        if (secs[i].len == UINT64_MAX) return fail(L, "section %s is missing", secs[i].tag);
+    char trailer[4];
+    if (fseeko(L->f, (off_t)end, SEEK_SET) != 0 || fread(trailer, 1, 4, L->f) != 4 || memcmp(trailer, "END!", 4))
+        return fail(L, "no END! trailer after the sections");
+    return 0;
+}
+
+static int parse(loader *L, section *sec)
+{
+    uint8_t *buf = read_range(L, sec->offset, sec->len);
+    if (!buf) return -1;
+    L->tag = sec->tag;
+    L->p = buf;
+    L->n = (size_t)sec->len;
+    L->pos = 0;
+    int rc = sec->load(L);
+    if (!rc && !L->msg[0] && L->pos != L->n) rc = fail(L, "section %s has %zu bytes left over", sec->tag, L->n - L->pos);
+    free(buf);
+    return rc || L->msg[0] ? -1 : 0;
+}
+
+grit_scene *grit_scene_load(const char *path)
+{
+    loader L = {.path = path};
+    /* in this order: the scene is created from SCEN, later sections refer
+     * to what earlier ones made (materials, shape data, particles) */
+    section secs[] = {
+        {"SCEN", load_scene, 0, UINT64_MAX},      {"MATS", load_materials, 0, UINT64_MAX},
+        {"PAIR", load_pairs, 0, UINT64_MAX},      {"STEP", load_step, 0, UINT64_MAX},
+        {"ENER", load_energy, 0, UINT64_MAX},     {"BPHS", load_broadphase, 0, UINT64_MAX},
+        {"SHAP", load_shapes, 0, UINT64_MAX},     {"BODY", load_bodies, 0, UINT64_MAX},
+        {"CONT", load_contacts, 0, UINT64_MAX},   {"LOC6", load_local6, 0, UINT64_MAX},
+        {"BPST", load_bpstate, 0, UINT64_MAX},
+    };
+    const int nsec = (int)(sizeof secs / sizeof secs[0]);
+    L.f = fopen(path, "rb");
+    if (!L.f) {
+        grit_set_create_error("restart file '%s': cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint64_t size = 0;
+    if (fseeko(L.f, 0, SEEK_END) == 0) size = (uint64_t)ftello(L.f);
+    if (!check_header(&L, size) && !check_crc(&L) && !index_sections(&L, secs, nsec))
+        for (int i = 0; i < nsec && !parse(&L, &secs[i]); i++) continue;
+    fclose(L.f);
+    if (L.msg[0]) {
+        grit_scene_destroy(L.s);
+        grit_set_create_error("restart file '%s': %s", path, L.msg);
+        return NULL;
+    }
+    return L.s;
+}

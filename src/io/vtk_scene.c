@@ -1,0 +1,305 @@
+/* grit: a scene as VTK XML files -- particles, contacts, boundaries.
+ *
+ * Read through the public API only (particles by id, contacts through
+ * grit_contact_next), so that the files show what a user of the library
+ * sees. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/scene_impl.h"
+#include "grit/shapes.h"
+#include "io/atomic_file.h"
+#include "io/vtk_xml.h"
+
+/* The arrays of one file, allocated together. */
+typedef struct arrays {
+    void *p[16];
+    int n;
+} arrays;
+
+static void *take(arrays *a, size_t n, size_t size)
+{
+    void *p = malloc((n ? n : 1) * size);
+    a->p[a->n++] = p;
+    return p;
+}
+static bool all_taken(const arrays *a)
+{
+    for (int i = 0; i < a->n; i++)
+        if (!a->p[i]) return false;
+    return true;
+}
+static void release(arrays *a)
+{
+    for (int i = 0; i < a->n; i++) free(a->p[i]);
+}
+
+static void put3(double *d, long i, grit_vec3 v)
+{
+    d[3 * i] = v.x;
+    d[3 * i + 1] = v.y;
+    d[3 * i + 2] = v.z;
+}
+
+static bool is_boundary(int shape) { return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET; }
+
+static int oom(const grit_scene *s, const char *path)
+{
+    return grit_fail((grit_scene *)s, GRIT_ENOMEM, "out of memory writing '%s'", path);
+}
+
+/* Open under a temporary name, and commit or abort; errors name the file. */
+static int open_file(const grit_scene *s, const char *path, grit_afile *f)
+{
+    grit_scene *sm = (grit_scene *)s;
+    return grit_afile_open(f, path, NULL, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
+}
+static int close_file(const grit_scene *s, grit_afile *f)
+{
+    grit_scene *sm = (grit_scene *)s;
+    return grit_afile_commit(f, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
+}
+
+int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt)
+{
+    const int np = grit_particle_count(s);
+    long n = 0;
+    for (int id = 0; id < np; id++) n += grit_get_shape(s, id) == GRIT_SHAPE_SPHERE;
+    arrays a = {0};
+    double *x = take(&a, 3 * (size_t)n, sizeof *x), *r = take(&a, (size_t)n, sizeof *r);
+    double *v = take(&a, 3 * (size_t)n, sizeof *v), *w = take(&a, 3 * (size_t)n, sizeof *w);
+    double *f = take(&a, 3 * (size_t)n, sizeof *f), *t = take(&a, 3 * (size_t)n, sizeof *t);
+    int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)n, sizeof *conn);
+    int64_t *off = take(&a, (size_t)n, sizeof *off);
+    if (!all_taken(&a)) {
+        release(&a);
+        return oom(s, path);
+    }
+    long k = 0;
+    for (int id = 0; id < np; id++) {
+        if (grit_get_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
+        grit_vec3 q;
+        grit_get_pos(s, id, &q), put3(x, k, q);
+        grit_get_vel(s, id, &q), put3(v, k, q);
+        grit_get_angvel(s, id, &q), put3(w, k, q);
+        grit_get_force(s, id, &q), put3(f, k, q);
+        grit_get_torque(s, id, &q), put3(t, k, q);
+        grit_get_radius(s, id, &r[k]);
+        ids[k] = id;
+        conn[k] = k;
+        off[k] = k + 1;
+        k++;
+    }
+    grit_afile out;
+    int rc = open_file(s, path, &out);
+    if (rc) {
+        release(&a);
+        return rc;
+    }
+    FILE *o = out.f;
+    vtk_begin(o, n, VTK_VERTS, n);
+    vtk_points(o, fmt, x, n);
+    vtk_cells(o, fmt, VTK_VERTS, conn, off, n);
+    fputs("<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o);
+    vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
+    vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
+    vtk_array(o, fmt, "velocity", VTK_F64, 3, v, n);
+    vtk_array(o, fmt, "angular_velocity", VTK_F64, 3, w, n);
+    vtk_array(o, fmt, "force", VTK_F64, 3, f, n);
+    vtk_array(o, fmt, "torque", VTK_F64, 3, t, n);
+    fputs("</PointData>\n", o);
+    vtk_end(o);
+    release(&a);
+    return close_file(s, &out);
+}
+
+int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt)
+{
+    const long n = grit_contact_count(s);
+    arrays a = {0};
+    double *x = take(&a, 6 * (size_t)n, sizeof *x);
+    int64_t *ida = take(&a, (size_t)n, sizeof *ida), *idb = take(&a, (size_t)n, sizeof *idb);
+    double *fn = take(&a, (size_t)n, sizeof *fn), *ft = take(&a, (size_t)n, sizeof *ft);
+    double *force = take(&a, 3 * (size_t)n, sizeof *force), *normal = take(&a, 3 * (size_t)n, sizeof *normal);
+    double *overlap = take(&a, (size_t)n, sizeof *overlap);
+    uint8_t *bnd = take(&a, (size_t)n, 1);
+    int64_t *conn = take(&a, 2 * (size_t)n, sizeof *conn), *off = take(&a, (size_t)n, sizeof *off);
+    if (!all_taken(&a)) {
+        release(&a);
+        return oom(s, path);
+    }
+    grit_contact_info c;
+    long k = 0;
+    for (int cur = 0; k < n && grit_contact_next(s, &cur, &c); k++) {
+        /* a line between the centres; a boundary's end is the contact point */
+        grit_vec3 pa = c.point, pb = c.point;
+        const bool ba = is_boundary(grit_get_shape(s, c.id_a)), bb = is_boundary(grit_get_shape(s, c.id_b));
+        if (!ba) grit_get_pos(s, c.id_a, &pa);
+        if (!bb) grit_get_pos(s, c.id_b, &pb);
+        put3(x, 2 * k, pa);
+        put3(x, 2 * k + 1, pb);
+        ida[k] = c.id_a;
+        idb[k] = c.id_b;
+        fn[k] = -c.force.x; /* the law's normal force on A is negative in compression */
+        ft[k] = hypot(c.force.y, c.force.z);
+        put3(force, k, c.force_global);
+        put3(normal, k, c.normal);
+        overlap[k] = -c.uN;
+        bnd[k] = ba || bb;
+        conn[2 * k] = 2 * k;
+        conn[2 * k + 1] = 2 * k + 1;
+        off[k] = 2 * k + 2;
+    }
+    grit_afile out;
+    int rc = open_file(s, path, &out);
+    if (rc) {
+        release(&a);
+        return rc;
+    }
+    FILE *o = out.f;
+    vtk_begin(o, 2 * k, VTK_LINES, k);
+    vtk_points(o, fmt, x, 2 * k);
+    vtk_cells(o, fmt, VTK_LINES, conn, off, k);
+    fputs("<CellData Scalars=\"fn\" Vectors=\"force\">\n", o);
+    vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
+    vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
+    vtk_array(o, fmt, "fn", VTK_F64, 1, fn, k);
+    vtk_array(o, fmt, "ft", VTK_F64, 1, ft, k);
+    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
+    vtk_array(o, fmt, "normal", VTK_F64, 3, normal, k);
+    vtk_array(o, fmt, "overlap", VTK_F64, 1, overlap, k);
+    vtk_array(o, fmt, "boundary", VTK_U8, 1, bnd, k);
+    fputs("</CellData>\n", o);
+    vtk_end(o);
+    release(&a);
+    return close_file(s, &out);
+}
+
+/* Box around everything that has an extent (spheres, facets), stretched to
+ * the walls' planes along their axes, padded by 5 %, so that the walls'
+ * quads frame the scene. */
+static void scene_box(const grit_scene *s, grit_vec3 *lo, grit_vec3 *hi)
+{
+    *lo = v3(INFINITY, INFINITY, INFINITY);
+    *hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    const int np = grit_particle_count(s);
+    for (int id = 0; id < np; id++) {
+        const int shape = grit_get_shape(s, id);
+        grit_vec3 p[3];
+        int m = 1;
+        double r = 0;
+        if (shape == GRIT_SHAPE_WALL) {
+            int axis, sense;
+            grit_get_wall(s, id, &axis, &sense);
+            grit_get_pos(s, id, &p[0]);
+            const double c = v3_get(p[0], axis);
+            v3_set(lo, axis, fmin(v3_get(*lo, axis), c));
+            v3_set(hi, axis, fmax(v3_get(*hi, axis), c));
+            continue;
+        } else if (shape == GRIT_SHAPE_FACET) {
+            double half_thick;
+            grit_get_facet(s, id, p, &half_thick);
+            m = 3;
+        } else {
+            grit_get_pos(s, id, &p[0]);
+            grit_get_radius(s, id, &r);
+        }
+        for (int k = 0; k < m; k++)
+            for (int ax = 0; ax < 3; ax++) {
+                v3_set(lo, ax, fmin(v3_get(*lo, ax), v3_get(p[k], ax) - r));
+                v3_set(hi, ax, fmax(v3_get(*hi, ax), v3_get(p[k], ax) + r));
+            }
+    }
+    double size = 0;
+    for (int ax = 0; ax < 3; ax++)
+        if (v3_get(*hi, ax) >= v3_get(*lo, ax)) size = fmax(size, v3_get(*hi, ax) - v3_get(*lo, ax));
+    if (!(size > 0)) size = 1.0; /* nothing with an extent: a 1 m frame */
+    for (int ax = 0; ax < 3; ax++) {
+        double l = v3_get(*lo, ax), h = v3_get(*hi, ax);
+        if (!(h >= l)) l = h = 0.0;
+        v3_set(lo, ax, l - 0.05 * size);
+        v3_set(hi, ax, h + 0.05 * size);
+    }
+}
+
+int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt)
+{
+    const int np = grit_particle_count(s);
+    long n = 0, npts = 0;
+    for (int id = 0; id < np; id++) {
+        const int shape = grit_get_shape(s, id);
+        n += is_boundary(shape);
+        npts += shape == GRIT_SHAPE_WALL ? 4 : (shape == GRIT_SHAPE_FACET ? 3 : 0);
+    }
+    grit_vec3 lo, hi;
+    scene_box(s, &lo, &hi);
+    arrays a = {0};
+    double *x = take(&a, 3 * (size_t)npts, sizeof *x);
+    int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)npts, sizeof *conn);
+    int64_t *off = take(&a, (size_t)n, sizeof *off);
+    uint8_t *kind = take(&a, (size_t)n, 1);
+    double *force = take(&a, 3 * (size_t)n, sizeof *force), *vel = take(&a, 3 * (size_t)n, sizeof *vel);
+    if (!all_taken(&a)) {
+        release(&a);
+        return oom(s, path);
+    }
+    long k = 0, q = 0;
+    for (int id = 0; id < np; id++) {
+        const int shape = grit_get_shape(s, id);
+        if (!is_boundary(shape)) continue;
+        grit_vec3 g;
+        if (shape == GRIT_SHAPE_WALL) {
+            int axis, sense;
+            grit_get_wall(s, id, &axis, &sense);
+            grit_get_pos(s, id, &g);
+            const double coord = v3_get(g, axis);
+            const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+            const double u[4] = {v3_get(lo, a1), v3_get(hi, a1), v3_get(hi, a1), v3_get(lo, a1)};
+            const double v[4] = {v3_get(lo, a2), v3_get(lo, a2), v3_get(hi, a2), v3_get(hi, a2)};
+            for (int c = 0; c < 4; c++) {
+                grit_vec3 p = v3_zero();
+                v3_set(&p, axis, coord);
+                v3_set(&p, a1, u[c]);
+                v3_set(&p, a2, v[c]);
+                put3(x, q, p);
+                conn[q] = q;
+                q++;
+            }
+            kind[k] = 0;
+        } else {
+            grit_vec3 v[3];
+            double half_thick;
+            grit_get_facet(s, id, v, &half_thick);
+            for (int c = 0; c < 3; c++) {
+                put3(x, q, v[c]);
+                conn[q] = q;
+                q++;
+            }
+            kind[k] = 1;
+        }
+        off[k] = q;
+        ids[k] = id;
+        grit_get_force(s, id, &g), put3(force, k, g);
+        grit_get_vel(s, id, &g), put3(vel, k, g);
+        k++;
+    }
+    grit_afile out;
+    int rc = open_file(s, path, &out);
+    if (rc) {
+        release(&a);
+        return rc;
+    }
+    FILE *o = out.f;
+    vtk_begin(o, q, VTK_POLYS, k);
+    vtk_points(o, fmt, x, q);
+    vtk_cells(o, fmt, VTK_POLYS, conn, off, k);
+    fputs("<CellData Scalars=\"kind\" Vectors=\"force\">\n", o);
+    vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
+    vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);
+    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
+    vtk_array(o, fmt, "velocity", VTK_F64, 3, vel, k);
+    fputs("</CellData>\n", o);
+    vtk_end(o);
+    release(&a);
+    return close_file(s, &out);
+}

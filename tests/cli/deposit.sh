@@ -1,0 +1,86 @@
+# grit run deposit, small: both containers, both VTK formats; the output
+# folder holds every file, complete (tools/check_vtk.py: XML and, when
+# installed, VTK itself), and a second run replaces it.
+. "$(dirname "$0")/lib.sh"
+
+check_output() { # DIR N
+    local d=$1 n=$2
+    [ -d "$d" ] || fail "$d missing"
+    [ -e "$d.partial" ] && fail "$d.partial left behind"
+    for f in grit-run.txt energy.csv stats.csv final.csv particles.pvd contacts.pvd boundaries.pvd; do
+        [ -s "$d/$f" ] || fail "$d/$f missing or empty"
+    done
+    [ "$(($(wc -l <"$d/final.csv") - 1))" = "$n" ] || fail "$d/final.csv does not hold $n spheres"
+    /usr/bin/python3 "$SRC/tools/check_vtk.py" "$d" --stats "$d/stats.csv" --particles "$n" || fail "check_vtk $d"
+}
+
+expect_ok run deposit n=60 time=0.05 out=walls vtk_every=100 progress=0
+grep -q "^grit run deposit: done" out.txt || fail "no summary"
+for key in particles contacts steps "wall time" "energy (J)" "balance error" "broad phase" output; do
+    grep -q -- "$key" out.txt || fail "summary lacks '$key'"
+done
+grep -q "60 spheres, 5 walls and facets" out.txt || fail "summary: particle count"
+check_output walls 60
+# every vtk_every steps, and the last step: frames 0, 100, ..., and the end
+steps=$(awk -F, 'END {print $1}' walls/energy.csv)
+frames=$(grep -c "<DataSet" walls/particles.pvd)
+[ "$frames" = "$((steps / 100 + 1 + (steps % 100 != 0)))" ] || fail "$frames frames for $steps steps"
+grep -q "^n=60$" walls/grit-run.txt || fail "grit-run.txt does not record n=60"
+grep -q "^dt=" walls/grit-run.txt || fail "grit-run.txt does not record dt"
+
+# the checker itself catches a damaged file
+cp -r walls damaged
+f=$(ls damaged/contacts_*.vtp | tail -1)
+sed -i 's/NumberOfLines="[0-9]*"/NumberOfLines="999"/' "$f"
+/usr/bin/python3 "$SRC/tools/check_vtk.py" damaged >/dev/null 2>&1 && fail "check_vtk missed a damaged file"
+
+# ParaView itself, where installed (paraview, python3-paraview, xvfb): it
+# reads the last frame of the series
+if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null && /usr/bin/python3 -c "import paraview" 2>/dev/null; then
+    expect_ok run deposit n=300 time=0.3 vtk_frames=2 out=pv progress=0
+    xvfb-run -a pvbatch "$SRC/tools/paraview_snapshot.py" pv pv.png >pv.txt 2>&1
+    contacts=$(awk -F, 'END {print $4}' pv/stats.csv)
+    [ "$contacts" -gt 300 ] || fail "the bed has only $contacts contacts"
+    grep -q "^paraview: t = 0.3.*: 300 spheres, $contacts contacts" pv.txt || fail "ParaView read: $(grep '^paraview' pv.txt)"
+    [ -s pv.png ] || fail "ParaView wrote no image"
+    grep "^paraview: t" pv.txt
+else
+    echo "skipped the ParaView check: pvbatch, xvfb-run or ParaView's Python module missing"
+fi
+
+expect_ok run deposit n=60 time=0.05 container=facets vtk_format=ascii out=facets progress=0
+grep -q "60 spheres, 10 walls and facets" out.txt || fail "facets: particle count"
+grep -q 'format="ascii"' facets/particles_000000000.vtp || fail "ascii format not used"
+check_output facets 60
+
+# the same run again replaces the earlier output
+echo old >walls/stale.txt
+expect_ok run deposit n=30 time=0.02 out=walls progress=0
+[ -e walls/stale.txt ] && fail "the earlier output was not replaced"
+check_output walls 30
+ls -d walls.old-* 2>/dev/null && fail "the earlier output was set aside and not removed"
+
+# progress: periodic lines when stdout is not a terminal, one updating line on a terminal
+expect_ok run deposit n=30 steps=3000 progress=1e-9 vtk_every=-1 save_every=-1 out=p
+grep -q "^step [0-9]*/3000 .*steps/s.*particle-steps/s.*ETA" out.txt || fail "no progress lines"
+[ -e p/energy.csv ] || [ -e p/stats.csv ] && fail "save_every=-1 still wrote energy.csv or stats.csv"
+ls p/*.pvd 2>/dev/null && fail "vtk_every=-1 still wrote VTK"
+if command -v script >/dev/null; then
+    script -qec "$GRIT run deposit n=30 steps=3000 vtk_every=-1 out=tty" /dev/null >tty.txt
+    grep -q $'\rstep [0-9]*/3000' tty.txt || fail "no updating progress line on a terminal"
+fi
+
+# help comes from the declarations
+expect_ok help run deposit
+for key in n radius container young time vtk_every out dt gravity damping; do
+    grep -q "^  $key  *= " out.txt || fail "help run deposit lacks $key"
+done
+grep -q "^  container *= walls .*one of walls|facets" out.txt || fail "help: container line"
+expect_ok help run box
+grep -q "^  kn *= 10000 *N/m" out.txt || fail "help: kn line"
+expect_ok help run
+grep -q "^  deposit" out.txt && grep -q "^  box" out.txt || fail "help run lists no preprocessors"
+expect_ok help
+expect_ok version
+grep -q "^grit [0-9]" out.txt || fail "version"
+finish

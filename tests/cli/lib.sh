@@ -1,0 +1,52 @@
+# Helpers for the command-line tests: sourced by tests/cli/*.sh, which ctest
+# runs as `bash tests/cli/NAME.sh GRIT_BINARY SOURCE_DIR`.
+set -u
+GRIT=$1
+SRC=$2
+fails=0
+work=$(mktemp -d /tmp/grit-cli-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 2
+
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+listing() { ls -A | grep -v -x -e out.txt -e err.txt | sort; }
+
+# expect_error CODE PATTERN ARGS...: grit ARGS exits with CODE, writes
+# exactly one line to stderr, matching the extended regex PATTERN, and
+# leaves no file or folder behind in the working folder.
+expect_error() {
+    local code=$1 pattern=$2
+    shift 2
+    local before rc lines
+    before=$(listing)
+    "$GRIT" "$@" >out.txt 2>err.txt
+    rc=$?
+    lines=$(wc -l <err.txt)
+    if [ "$rc" != "$code" ]; then fail "grit $*: exit $rc, expected $code"; fi
+    if [ "$lines" != 1 ]; then fail "grit $*: $lines lines on stderr, expected 1"; fi
+    if ! grep -E -q -- "$pattern" err.txt; then fail "grit $*: stderr does not match /$pattern/"; fi
+    if [ "$before" != "$(listing)" ]; then fail "grit $*: left behind: $(listing | tr '\n' ' ')"; fi
+    echo "exit $rc: $(cat err.txt)"
+    rm -f out.txt err.txt
+}
+
+# expect_ok ARGS...: grit ARGS exits 0 (stdout kept in out.txt).
+expect_ok() {
+    "$GRIT" "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ $rc != 0 ]; then fail "grit $*: exit $rc"; cat err.txt >&2; fi
+    if [ -s err.txt ]; then fail "grit $*: wrote to stderr"; cat err.txt >&2; fi
+}
+
+finish() {
+    if [ "$fails" != 0 ]; then
+        echo "$fails check(s) failed" >&2
+        exit 1
+    fi
+    echo "all checks passed"
+    exit 0
+}

@@ -1,0 +1,588 @@
+/* Save and restart: a run continued from a restart file is bitwise identical
+ * to one that never stopped; a bad file is a clear error, never a crash. */
+#include <stdint.h>
+#include <unistd.h>
+
+#include "core/scene_impl.h"
+#include "grit/grit.h"
+#include "grit/restart.h"
+#include "test.h"
+
+static unsigned long long rng = 88172645463325252ull;
+static double rnd(void) /* xorshift64, uniform in [0, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* A box of walls with a floor and a tilted facet, `n` spheres of mixed
+ * sizes dropped into it with random velocities and spins: frictional
+ * contacts, rebuilds and re-sorts. */
+static grit_scene *pile_n(int law, int n)
+{
+    rng = 88172645463325252ull;
+    grit_scene_def d = grit_default_scene_def();
+    d.gravity = v3(0, 0, -9.81);
+    d.track_energy = true;
+    d.sort_period = 25;
+    d.damping = 0.3;
+    d.law = law;
+    d.char_len = 1e5; /* LinEl6: k/char_len about the rotations must stay stable at this dt */
+    grit_scene *s = grit_scene_create(&d);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.young = 1e7;
+    m.density = 2600;
+    m.tan_phi = 0.5;
+    int m0 = grit_add_frictmat(s, &m);
+    m.tan_phi = 0.3;
+    int m1 = grit_add_frictmat(s, &m);
+    grit_pair_def pd = grit_default_pair_def();
+    pd.cn = 0.5;
+    pd.tan_phi = 0.4;
+    CHECK(grit_set_pair(s, m0, m1, &pd) == GRIT_OK);
+    const double L = 0.27;
+    for (int k = 0; k < 5; k++) {
+        grit_wall_def w = grit_default_wall_def();
+        w.axis = k < 4 ? k / 2 : 2;
+        w.coord = k < 4 ? (k % 2) * L : 0.0;
+        w.material = m0;
+        CHECK(grit_add_wall(s, &w) >= 0);
+    }
+    grit_facet_def fd = grit_default_facet_def();
+    fd.v[0] = v3(0, 0, 0.001); /* a plate just above the floor: facet and wall contacts */
+    fd.v[1] = v3(L, 0, 0.001);
+    fd.v[2] = v3(0, L, 0.001);
+    fd.material = m1;
+    CHECK(grit_add_facet(s, &fd) >= 0);
+    for (int i = 0; i < n; i++) {
+        grit_sphere_def sd = grit_default_sphere_def();
+        sd.radius = 0.008 + 0.004 * rnd();
+        sd.pos = v3(0.017 + 0.026 * (i % 10), 0.017 + 0.026 * ((i / 10) % 10), 0.013 + 0.026 * (i / 100));
+        sd.vel = v3(0.2 * (rnd() - 0.5), 0.2 * (rnd() - 0.5), -0.2 * rnd());
+        sd.angvel = v3(10 * rnd(), 0, 0);
+        sd.material = i % 3 ? m0 : m1;
+        CHECK(grit_add_sphere(s, &sd) >= 0);
+    }
+    return s;
+}
+static grit_scene *pile(int law) { return pile_n(law, 400); }
+
+static int count_real(const grit_scene *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->c.n; k++) n += (s->c.pair[k].flags & CF_REAL) != 0;
+    return n;
+}
+
+/* Everything a later step reads, compared bit for bit. */
+static void check_same_state(const grit_scene *a, const grit_scene *b)
+{
+    CHECK(a->step == b->step && a->b.n == b->b.n && a->c.n == b->c.n);
+    if (a->b.n != b->b.n || a->c.n != b->c.n) return;
+    const size_t n = (size_t)a->b.n;
+    CHECK(memcmp(a->b.pr, b->b.pr, n * sizeof *a->b.pr) == 0);
+    CHECK(memcmp(a->b.vw, b->b.vw, n * sizeof *a->b.vw) == 0);
+    CHECK(memcmp(a->b.ft, b->b.ft, n * sizeof *a->b.ft) == 0);
+    CHECK(memcmp(a->b.ori, b->b.ori, n * sizeof *a->b.ori) == 0);
+    CHECK(memcmp(a->b.id, b->b.id, n * sizeof *a->b.id) == 0);
+    CHECK(memcmp(a->b.refpos, b->b.refpos, n * sizeof *a->b.refpos) == 0);
+    CHECK(memcmp(a->c.pair, b->c.pair, (size_t)a->c.n * sizeof *a->c.pair) == 0);
+    int diff = 0;
+    for (int k = 0; k < a->c.n; k++)
+        if (a->c.pair[k].flags & CF_REAL) {
+            diff += memcmp(&a->c.phys[k], &b->c.phys[k], sizeof a->c.phys[k]) != 0;
+            diff += memcmp(&a->c.geom[k], &b->c.geom[k], sizeof a->c.geom[k]) != 0;
+            diff += memcmp(&a->c.cold[k], &b->c.cold[k], sizeof a->c.cold[k]) != 0;
+        }
+    CHECK(diff == 0);
+    CHECK(memcmp(a->energy, b->energy, sizeof a->energy) == 0);
+    CHECK(a->time == b->time && a->dt == b->dt);
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static unsigned char *slurp(const char *path, long *n)
+{
+    *n = file_size(path);
+    unsigned char *buf = malloc((size_t)(*n > 0 ? *n : 1));
+    FILE *f = fopen(path, "rb");
+    if (!f || fread(buf, 1, (size_t)*n, f) != (size_t)*n) *n = -1;
+    if (f) fclose(f);
+    return buf;
+}
+
+static void spit(const char *path, const unsigned char *buf, long n)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(buf, 1, (size_t)n, f);
+    fclose(f);
+}
+
+static bool same_file(const char *p, const char *q)
+{
+    long n1, n2;
+    unsigned char *a = slurp(p, &n1), *b = slurp(q, &n2);
+    bool same = n1 == n2 && n1 > 0 && memcmp(a, b, (size_t)n1) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Load `path` (saved from the straight run `a` at some step), run it to
+ * a's step and compare: the state bit for bit, and the bytes of the two
+ * final states' restart files. */
+static void continue_and_compare(const char *path, grit_scene *a, const char *what)
+{
+    grit_scene *b = grit_scene_load(path);
+    if (!b) {
+        fprintf(stderr, "load: %s\n", grit_create_error());
+        CHECK(b != NULL);
+        return;
+    }
+    /* the loaded scene saves back to the same bytes: every field restored */
+    CHECK(grit_save(b, "test_restart_b.grit") == GRIT_OK);
+    CHECK(same_file(path, "test_restart_b.grit"));
+    long at = grit_step_count(b);
+    CHECK(grit_step(b, grit_step_count(a) - at) == GRIT_OK);
+    check_same_state(a, b);
+    CHECK(grit_save(a, "test_restart_a.grit") == GRIT_OK);
+    CHECK(grit_save(b, "test_restart_b.grit") == GRIT_OK);
+    CHECK(same_file("test_restart_a.grit", "test_restart_b.grit"));
+    printf("  continued from step %ld (%s) to %ld: %d real contacts, identical\n", at, what, grit_step_count(a),
+           count_real(a));
+    remove("test_restart_a.grit");
+    remove("test_restart_b.grit");
+    grit_scene_destroy(b);
+}
+
+/* N steps, save, destroy, load, N steps against 2N straight. */
+static void n_save_load_n(grit_scene *a, grit_scene *b, long N)
+{
+    CHECK(grit_step(a, 2 * N) == GRIT_OK);
+    CHECK(grit_step(b, N) == GRIT_OK);
+    CHECK(grit_save(b, "test_restart_n.grit") == GRIT_OK);
+    grit_scene_destroy(b); /* nothing survives but the file */
+    continue_and_compare("test_restart_n.grit", a, "N + save + load + N");
+    remove("test_restart_n.grit");
+}
+
+/* The pile: 2N straight against N + save + load + N, and continuations
+ * from saves made around broad-phase events: the step of a re-sort, the
+ * step just before a rebuild, a step with no rebuild before or after. */
+static void bitwise_restart(void)
+{
+    enum { N = 800, T = 2 * N, W0 = 1200, W = 12 };
+    grit_scene *a = pile(GRIT_LAW_IDEALELPL);
+    bool rebuilt[T + 2] = {false};
+    long sort_at = -1;
+    grit_stats prev, cur;
+    grit_get_stats(a, &prev);
+    char name[64];
+    for (long k = 1; k <= T; k++) {
+        CHECK(grit_step(a, 1) == GRIT_OK);
+        grit_get_stats(a, &cur);
+        rebuilt[k] = cur.rebuilds > prev.rebuilds;
+        if (cur.sorts > prev.sorts && k >= 900 && sort_at < 0) {
+            sort_at = k;
+            CHECK(grit_save(a, "test_restart_sort.grit") == GRIT_OK);
+        }
+        if (k >= W0 && k < W0 + W) {
+            snprintf(name, sizeof name, "test_restart_%ld.grit", k);
+            CHECK(grit_save(a, name) == GRIT_OK);
+        }
+        prev = cur;
+    }
+    CHECK(count_real(a) > 150);
+    CHECK(cur.rebuilds > 100 && cur.sorts > 10);
+    long before_rebuild = -1, quiet = -1;
+    for (long k = W0; k < W0 + W; k++) {
+        if (rebuilt[k + 1] && before_rebuild < 0) before_rebuild = k;
+        if (!rebuilt[k] && !rebuilt[k + 1] && quiet < 0) quiet = k;
+    }
+    CHECK(sort_at > 0 && before_rebuild > 0 && quiet > 0);
+    if (sort_at > 0) continue_and_compare("test_restart_sort.grit", a, "saved right after a re-sort");
+    snprintf(name, sizeof name, "test_restart_%ld.grit", before_rebuild);
+    if (before_rebuild > 0) continue_and_compare(name, a, "the next step rebuilds the pair list");
+    snprintf(name, sizeof name, "test_restart_%ld.grit", quiet);
+    if (quiet > 0) continue_and_compare(name, a, "no rebuild around it");
+    remove("test_restart_sort.grit");
+    for (long k = W0; k < W0 + W; k++) {
+        snprintf(name, sizeof name, "test_restart_%ld.grit", k);
+        remove(name);
+    }
+    grit_scene_destroy(a);
+    a = pile(GRIT_LAW_IDEALELPL);
+    n_save_load_n(a, pile(GRIT_LAW_IDEALELPL), N);
+    grit_scene_destroy(a);
+}
+
+/* LinEl6 (torques) with a law tester's kind of imposition (velocity,
+ * force, angular velocity along local axes) active across the save. */
+static void bitwise_restart_linel6_imposed(void)
+{
+    grit_scene *a = pile(GRIT_LAW_LINEL6), *b = pile(GRIT_LAW_LINEL6);
+    grit_mat3 ax = {{v3(0, 0, 1), v3(1, 0, 0), v3(0, 1, 0)}};
+    const double val[6] = {-0.05, 0.01, 0, 2.0, 0, 0};
+    const uint8_t what[6] = {GRIT_IMPOSE_VEL, GRIT_IMPOSE_FORCE, 0, GRIT_IMPOSE_VEL, 0, 0};
+    CHECK(grit_impose_local(a, 100, &ax, val, what) == GRIT_OK);
+    CHECK(grit_impose_local(b, 100, &ax, val, what) == GRIT_OK);
+    n_save_load_n(a, b, 400);
+    grit_scene_destroy(a);
+}
+
+/* Saved before the first step: the time step is still automatic. */
+static void bitwise_restart_step0(void)
+{
+    grit_scene *a = pile_n(GRIT_LAW_IDEALELPL, 30), *b = pile_n(GRIT_LAW_IDEALELPL, 30);
+    CHECK(isnan(grit_dt(b)));
+    CHECK(grit_save(b, "test_restart_0.grit") == GRIT_OK);
+    grit_scene_destroy(b);
+    CHECK(grit_step(a, 300) == GRIT_OK);
+    continue_and_compare("test_restart_0.grit", a, "before the first step");
+    remove("test_restart_0.grit");
+    grit_scene_destroy(a);
+}
+
+/* Law state (`ext` doubles per contact: Kuhn's law keeps 8) goes through
+ * the file unchanged, and the run continues bit for bit. */
+static void ext_state_roundtrip(void)
+{
+    grit_scene *s = pile(GRIT_LAW_KUHN);
+    CHECK(grit_step(s, 1200) == GRIT_OK);
+    CHECK(s->c.ext_n == 8);
+    CHECK(grit_save(s, "test_restart_ext.grit") == GRIT_OK);
+    grit_scene *t = grit_scene_load("test_restart_ext.grit");
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(t->c.ext_n == s->c.ext_n && t->c.n == s->c.n);
+        for (int k = 0; k < s->c.n; k++)
+            if (s->c.pair[k].flags & CF_REAL)
+                CHECK(memcmp(t->c.ext + 8 * k, s->c.ext + 8 * k, sizeof(double) * 8) == 0);
+        check_same_state(s, t);
+        grit_scene_destroy(t);
+    }
+    remove("test_restart_ext.grit");
+    grit_scene_destroy(s);
+}
+
+static void crc_check_value(void)
+{
+    CHECK(grit_crc32(0, "123456789", 9) == 0xCBF43926u); /* the standard check value */
+    CHECK(grit_crc32(grit_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u);
+    CHECK(grit_crc32(0, "", 0) == 0);
+}
+
+/* ------------------------------------------------------------ bad files */
+static const char *GOOD = "test_restart_good.grit", *BAD = "test_restart_bad.grit";
+
+static void fix_crc(unsigned char *buf, long n)
+{
+    uint32_t crc = grit_crc32(0, buf, (size_t)n - 4);
+    memcpy(buf + n - 4, &crc, 4);
+}
+
+/* offset of section `tag`'s payload (and its length) */
+static long section_at(const unsigned char *buf, long n, const char *tag, uint64_t *len)
+{
+    long pos = 40;
+    while (pos + 16 <= n - 8) {
+        memcpy(len, buf + pos + 8, 8);
+        if (!memcmp(buf + pos, tag, 4)) return pos + 16;
+        pos += 16 + (long)*len;
+    }
+    return -1;
+}
+
+/* offset of array record `name` inside a section payload after `skip` bytes */
+static long array_at(const unsigned char *buf, long sec, uint64_t len, long skip, const char *name)
+{
+    long pos = sec + skip;
+    while (pos + 16 <= sec + (long)len) {
+        uint32_t elem, count;
+        memcpy(&elem, buf + pos + 8, 4);
+        memcpy(&count, buf + pos + 12, 4);
+        if (!strncmp((const char *)buf + pos, name, 8)) return pos;
+        pos += 16 + (long)elem * count;
+    }
+    return -1;
+}
+
+/* Load BAD; it must fail with a message containing `want`. */
+static void expect_fail(const char *want)
+{
+    grit_scene *s = grit_scene_load(BAD);
+    CHECK(s == NULL);
+    grit_scene_destroy(s);
+    const char *e = grit_create_error();
+    if (!strstr(e, want) || !strstr(e, BAD)) {
+        fprintf(stderr, "  expected an error with '%s', got: %s\n", want, e);
+        CHECK(strstr(e, want) && strstr(e, BAD));
+    }
+}
+
+static void small_scene_file(void)
+{
+    grit_scene *s = pile_n(GRIT_LAW_IDEALELPL, 30);
+    CHECK(grit_step(s, 2500) == GRIT_OK);
+    CHECK(count_real(s) > 20);
+    grit_mat3 ax = {{v3(1, 0, 0), v3(0, 1, 0), v3(0, 0, 1)}};
+    const double val[6] = {0, 0, 0.1, 0, 0, 0};
+    const uint8_t what[6] = {0, 0, GRIT_IMPOSE_VEL, 0, 0, 0};
+    CHECK(grit_impose_local(s, 10, &ax, val, what) == GRIT_OK);
+    CHECK(grit_save(s, GOOD) == GRIT_OK);
+    grit_scene_destroy(s);
+}
+
+static void truncated_files(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n);
+    CHECK(n > 5000);
+    /* every length: all header-sized prefixes, then a stride through the rest */
+    for (long len = 0; len < n; len += len < 200 ? 1 : 61) {
+        spit(BAD, buf, len);
+        expect_fail(len < 48 ? "too short" : "truncated");
+    }
+    spit(BAD, buf, n - 1);
+    expect_fail("truncated");
+    /* trailing bytes */
+    unsigned char *big = malloc((size_t)n + 3);
+    memcpy(big, buf, (size_t)n);
+    memset(big + n, 0, 3);
+    spit(BAD, big, n + 3);
+    expect_fail("after the end");
+    free(big);
+    free(buf);
+}
+
+static void header_errors(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n), *b = malloc((size_t)n);
+    uint32_t u;
+#define FRESH() memcpy(b, buf, (size_t)n)
+    FRESH();
+    b[0] = 'X';
+    spit(BAD, b, n);
+    expect_fail("not a grit restart file");
+    FRESH();
+    u = GRIT_RESTART_VERSION + 1;
+    memcpy(b + 8, &u, 4); /* a future version: refused before the checksum is even looked at */
+    spit(BAD, b, n);
+    expect_fail("newer grit (format version 2");
+    FRESH();
+    u = 0;
+    memcpy(b + 8, &u, 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("version 0");
+    FRESH();
+    u = 0x04030201u;
+    memcpy(b + 12, &u, 4);
+    spit(BAD, b, n);
+    expect_fail("other byte order");
+    FRESH();
+    b[16 + 2] = 4; /* sizeof(long) */
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("sizeof(long) = 4");
+    FRESH();
+    b[16] = 4; /* sizeof(double) */
+    spit(BAD, b, n);
+    expect_fail("sizeof(double) = 4");
+    FRESH();
+    double probe = 1.5;
+    memcpy(b + 32, &probe, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("doubles stored");
+    FRESH();
+    uint64_t total = (uint64_t)n + 16; /* the total length field says more than there is */
+    memcpy(b + 24, &total, 8);
+    spit(BAD, b, n);
+    expect_fail("truncated");
+    FRESH();
+    total = (uint64_t)n - 16;
+    memcpy(b + 24, &total, 8);
+    spit(BAD, b, n);
+    expect_fail("after the end");
+    CHECK(grit_scene_load("/nonexistent-dir/none.grit") == NULL);
+    CHECK(strstr(grit_create_error(), "cannot open") != NULL);
+#undef FRESH
+    free(b);
+    free(buf);
+}
+
+/* One flipped bit anywhere: a clear error (the checksum, or the header
+ * checks for header bytes), never a crash, never a scene. */
+static void flipped_bits(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n);
+    int caught_by_crc = 0, tried = 0;
+    for (long pos = 0; pos < n; pos += pos < 64 ? 1 : 31) {
+        buf[pos] ^= 0x10;
+        spit(BAD, buf, n);
+        grit_scene *s = grit_scene_load(BAD);
+        CHECK(s == NULL);
+        grit_scene_destroy(s);
+        CHECK(strstr(grit_create_error(), BAD) != NULL);
+        caught_by_crc += strstr(grit_create_error(), "checksum") != NULL;
+        tried++;
+        buf[pos] ^= 0x10;
+    }
+    CHECK(caught_by_crc > tried - 48);
+    spit(BAD, buf, n);
+    grit_scene *s = grit_scene_load(BAD); /* the unflipped copy loads */
+    CHECK(s != NULL);
+    grit_scene_destroy(s);
+    free(buf);
+}
+
+/* Structure that passes the checksum (rewritten) but is inconsistent:
+ * lengths, counts, element sizes, indices. */
+static void inconsistent_sizes(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n), *b = malloc((size_t)n);
+    uint64_t len, body_len, cont_len;
+    long body = section_at(buf, n, "BODY", &body_len), cont = section_at(buf, n, "CONT", &cont_len);
+    CHECK(body > 0 && cont > 0);
+    long pr = array_at(buf, body, body_len, 4, "pr"), mat = array_at(buf, body, body_len, 4, "mat");
+    long geom = array_at(buf, cont, cont_len, 12, "geom"), pair = array_at(buf, cont, cont_len, 12, "pair");
+    CHECK(pr > 0 && mat > 0 && geom > 0 && pair > 0);
+    uint32_t u;
+    uint64_t v;
+#define EDIT(off, val)                 \
+    do {                               \
+        memcpy(b, buf, (size_t)n);     \
+        memcpy(b + (off), &val, sizeof val); \
+        fix_crc(b, n);                 \
+        spit(BAD, b, n);               \
+    } while (0)
+    uint64_t last_len;
+    long last = section_at(buf, n, "BPST", &last_len);
+    v = last_len + 8; /* the last section longer than the file has room for */
+    EDIT(last - 8, v);
+    expect_fail("remain");
+    v = body_len + 8; /* a section running into the next one */
+    EDIT(body - 8, v);
+    expect_fail("unknown");
+    v = body_len - 8; /* shorter: the next section header is read from its last bytes */
+    EDIT(body - 8, v);
+    expect_fail("unknown");
+    uint32_t np;
+    memcpy(&np, buf + body, 4);
+    uint32_t pr_es_cnt[2] = {16, 2 * np}; /* 'pr' as 2n elements of 16 bytes: same bytes, another layout */
+    EDIT(pr + 8, pr_es_cnt);
+    expect_fail("array 'pr' has 16-byte elements, this build uses 32 (another data layout)");
+    u = 3; /* the count of 'pr': the records after it no longer line up */
+    EDIT(pr + 12, u);
+    expect_fail("section BODY");
+    u = 0xffffffffu; /* a huge count: must not allocate or read past the end */
+    EDIT(pr + 12, u);
+    expect_fail("runs past the end");
+    u = np + 1; /* particle count in the BODY header */
+    EDIT(body, u);
+    expect_fail("array 'pr' has");
+    u = 0x7fffffff;
+    EDIT(body, u);
+    expect_fail("too large");
+    uint16_t m = 99; /* the first particle's material */
+    EDIT(mat + 16, m);
+    expect_fail("material 99 does not exist");
+    int32_t big = 1 << 20; /* the first contact's particle a */
+    EDIT(pair + 16, big);
+    expect_fail("out of range");
+    u = 0x7777;
+    EDIT(geom + 8, u);
+    expect_fail("section CONT");
+    memcpy(b, buf, (size_t)n); /* an unknown section tag */
+    memcpy(b + body - 16, "BOGY", 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section 'BOGY' is unknown");
+    memcpy(b, buf, (size_t)n); /* a duplicated section */
+    long scen = section_at(buf, n, "SCEN", &len);
+    memcpy(b + section_at(buf, n, "MATS", &len) - 16, "SCEN", 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("appears twice");
+    CHECK(scen == 56);
+#undef EDIT
+    free(b);
+    free(buf);
+}
+
+/* Random bytes rewritten with a valid checksum (a file written wrongly, or
+ * crafted): loading either fails with a message or gives a scene that
+ * steps; under ASan/UBSan, never an invalid access. */
+static void crafted_bytes(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n), *b = malloc((size_t)n);
+    int loaded = 0, refused = 0;
+    rng = 12345;
+    for (int it = 0; it < 400; it++) {
+        memcpy(b, buf, (size_t)n);
+        for (int k = 0; k < 1 + it % 3; k++) b[40 + (long)(rnd() * (double)(n - 48))] = (unsigned char)(rnd() * 256);
+        fix_crc(b, n);
+        spit(BAD, b, n);
+        grit_scene *s = grit_scene_load(BAD);
+        if (s) {
+            loaded++;
+            grit_step(s, 5); /* may fail (a NaN from a rewritten double), must not crash */
+            grit_scene_destroy(s);
+        } else {
+            refused++;
+            CHECK(strstr(grit_create_error(), BAD) != NULL);
+        }
+    }
+    printf("  400 crafted files: %d refused, %d loaded (bytes inside doubles)\n", refused, loaded);
+    CHECK(refused > 0 && loaded > 0);
+    free(b);
+    free(buf);
+}
+
+/* grit_save never leaves a partial file at its destination. */
+static void save_errors(void)
+{
+    grit_scene *s = pile(GRIT_LAW_IDEALELPL);
+    CHECK(grit_save(s, "/nonexistent-dir/x.grit") == GRIT_EIO);
+    CHECK(strstr(grit_last_error(s), "/nonexistent-dir/x.grit") != NULL);
+    CHECK(grit_save(s, GOOD) == GRIT_OK);
+    CHECK(file_size(GOOD) > 0);
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", GOOD, (long)getpid());
+    CHECK(file_size(tmp) < 0); /* renamed away */
+    grit_scene_destroy(s);
+}
+
+int main(void)
+{
+    RUN(crc_check_value);
+    RUN(bitwise_restart);
+    RUN(bitwise_restart_linel6_imposed);
+    RUN(bitwise_restart_step0);
+    RUN(ext_state_roundtrip);
+    RUN(small_scene_file);
+    RUN(truncated_files);
+    RUN(header_errors);
+    RUN(flipped_bits);
+    RUN(inconsistent_sizes);
+    RUN(crafted_bytes);
+    RUN(save_errors);
+    remove(GOOD);
+    remove(BAD);
+    TEST_MAIN_END();
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Build and run every test: ctest in Release, ctest again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and pytest for python/tests.
+# Installs the Debian packages that are missing. Build folders: build/ and
+# build-asan/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/debian-deps.sh
+need_packages $BUILD_PACKAGES python3 python3-numpy python3-matplotlib python3-pytest
+# optional: lets tools/check_vtk.py (run by the cli tests) read the output with VTK itself
+want_packages python3-vtk9
+
+echo "== Release build and tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$JOBS"
+(cd build && ctest --output-on-failure)
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGRIT_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$JOBS"
+(cd build-asan && ctest --output-on-failure)
+
+if [ -d python/tests ]; then
+    echo "== Python tests"
+    GRIT_LIB="$PWD/build/libgrit.so" /usr/bin/python3 -m pytest -q python/tests
+fi
+echo "== all tests passed"
