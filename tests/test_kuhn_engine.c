@@ -235,6 +235,8 @@ static void run_path(bool rebuild_every_step, grit_vec3 *fts, int nsteps)
         grit_contact_info c = contact(s);
         fts[k] = tangential(&c);
         CHECK(v3_norm(v3_sub(fts[k], f)) <= 1e-9 * MU * out.N);
+        int counts[GRIT_KUHN_STATUS_COUNT];
+        CHECK(grit_kuhn_status_counts(s, counts) == 1 && counts[out.status] == 1);
         CHECK_ABS(-v3_dot(c.force_global, c.normal), out.N, 1e-9 * out.N);
     }
     CHECK(nslip > nsteps / 4); /* the path does slide */
@@ -280,6 +282,8 @@ static void wall_path(int law, grit_vec3 *F, int n)
         grit_contact_info c = contact(s);
         F[k] = c.force_global;
     }
+    int counts[GRIT_KUHN_STATUS_COUNT];
+    CHECK(grit_kuhn_status_counts(s, counts) == (law == GRIT_LAW_KUHN ? 1 : GRIT_ESTATE));
     grit_scene_destroy(s);
 }
 

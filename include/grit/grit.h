@@ -10,6 +10,8 @@
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/stress.h"
+#include "grit/kuhn.h"
 #include "grit/stl.h"
 #include "grit/cell.h"
 #include "grit/stress.h"

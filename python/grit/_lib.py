@@ -209,6 +209,9 @@ PROTOTYPES = {
     "grit_reflect_constant_name": (c_char_p, [c_int]),
     "grit_reflect_constant_value": (c_long, [c_int]),
     "grit_reflect_sizeof": (c_size_t, [c_char_p]),
+    # save and restart
+    "grit_save": (c_int, [S, c_char_p]),
+    "grit_scene_load": (c_void_p, [c_char_p]),
     # law tester
     "grit_tester_create": (c_void_p, [S, c_int, c_int, c_void_p]),
     "grit_tester_destroy": (None, [c_void_p]),

@@ -18,6 +18,7 @@ USAGE = {
     "scene": "`grit.Scene(name=value, ...)`, `scene.name = value`; C: `grit_scene_def`",
     "material": "`grit.FrictMat(name=value, ...)`; C: `grit_frictmat_def`",
     "pair": "`scene.set_pair(mat_a, mat_b, name=value, ...)`; C: `grit_pair_def`, `grit_set_pair`",
+    "tester": "`grit.LawTester(scene, ids, name=value, ...)`; C: `grit_tester_def`, `grit_tester_create`",
 }
 
 

@@ -85,7 +85,7 @@ def plot_energy(data, out, title=None):
     _need(data, ["time", "total", "rel_error"], "an energy plot")
     t = data["time"]
     entries = [c for c in data if c not in ("step", "time", "total", "rel_error")]
-    fig, (ax, axe) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+    fig, (ax, axe) = plt.subplots(2, 1, figsize=(10.5, 6.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     zero = []
     for c in entries:
         if np.all(data[c] == 0):
@@ -95,15 +95,15 @@ def plot_energy(data, out, title=None):
     ax.plot(t, data["total"], "k--", lw=1.5, label="total (sum of all entries)")
     ax.set_ylabel("energy [J]")
     ax.axhline(0, color="0.7", lw=0.5)
-    ax.legend(loc="best", fontsize="small", title=("zero: " + ", ".join(zero)) if zero else None,
-              title_fontsize="x-small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+              title=("zero throughout: " + ", ".join(zero)) if zero else None, title_fontsize="x-small")
     ax.grid(alpha=0.3)
     ax.set_title(title or "energy balance")
     axe.plot(t, data["rel_error"], color="tab:red", label="(total - initial) / sum |entries|")
     axe.set_xlabel("time [s]")
     axe.set_ylabel("balance error [-]")
     axe.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
-    axe.legend(loc="best", fontsize="small")
+    axe.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     axe.grid(alpha=0.3)
     fig.tight_layout()
     return [_finish(fig, out)]

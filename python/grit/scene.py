@@ -5,12 +5,13 @@ generated from the C parameter tables; see :mod:`grit.params`.
 """
 import ctypes
 import numbers
+import os
 import time
 
 import numpy as np
 
 from . import _lib
-from .errors import ParameterError, StateError
+from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Shape, Sphere, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
@@ -76,6 +77,9 @@ class Scene:
         ptr = _LIB.grit_scene_create(buf)
         if not ptr:
             raise ParameterError(_LIB.grit_create_error().decode())
+        self._adopt(ptr)
+
+    def _adopt(self, ptr):
         object.__setattr__(self, "_ptr", ptr)
         object.__setattr__(self, "_materials", [])
         object.__setattr__(self, "_mat_index", {})
@@ -85,6 +89,29 @@ class Scene:
         object.__setattr__(self, "particles", Particles(self))
         object.__setattr__(self, "contacts", Contacts(self))
         object.__setattr__(self, "energy", Energy(self))
+
+    # -- save and restart
+    def save(self, path):
+        """Save the whole scene (parameters, materials, particles, contacts with their history and law state,
+        energy, step) to one file; a run continued from it with Scene.load is bitwise identical to one that
+        never stopped. Runners and law testers are Python objects and are not saved. Returns path."""
+        self._check(_LIB.grit_save(self._p(), os.fsencode(path)))
+        return path
+
+    @classmethod
+    def load(cls, path):
+        """A scene from a file written by save (or `grit run ... save=FILE`). GritIOError if it cannot be
+        read, FormatError (with the engine's message: file, section, problem) if it is not a valid restart
+        file. Materials come back as indices (scene.materials lists only FrictMat objects added in Python)."""
+        if not os.path.isfile(path) or not os.access(path, os.R_OK):
+            raise GritIOError(f"load: cannot read '{path}': " + ("not readable" if os.path.exists(path)
+                                                                  else "no such file"))
+        ptr = _LIB.grit_scene_load(os.fsencode(path))
+        if not ptr:
+            raise FormatError(_LIB.grit_create_error().decode())
+        s = cls.__new__(cls)
+        s._adopt(ptr)
+        return s
 
     # -- lifecycle
     def close(self):
@@ -165,7 +192,7 @@ class Scene:
 
     def _material_for(self, mat):
         if mat is None:
-            if not self._materials:
+            if _LIB.grit_material_count(self._p()) == 0:
                 self.add_material(FrictMat())
             return 0
         return self.add_material(mat)

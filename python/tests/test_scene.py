@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import grit
-from conftest import PYDIR
 
 
 def ball_on_floor(**kw):

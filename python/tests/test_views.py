@@ -213,3 +213,21 @@ def test_empty_scene_views():
     s = grit.Scene()
     assert s.particles.pos.shape == (0, 3) and s.contacts.kn.shape == (0,)
     assert s.particles.pos.sum() == 0
+
+
+def test_contact_views_stale_when_a_contact_is_appended():
+    s = grit.Scene(dt=1e-5, sort_period=0, verlet_dist=0.05)
+    m = grit.FrictMat(young=1e7)
+    s.add(grit.Sphere((0, 0, 0), 0.1, mat=m, fixed=True))
+    s.add(grit.Sphere((0.199, 0, 0), 0.1, mat=m, fixed=True))
+    s.add(grit.Sphere((-0.21, 0, 0), 0.1, mat=m, vel=(1, 0, 0), fixed=True))  # touches the first one later
+    s.run(1)
+    kn = s.contacts.kn
+    assert len(kn) == 1
+    gen = grit.library().grit_array_generation(s._ptr, 1)
+    assert s.run(5000, until=lambda sc: len(sc.contacts) == 2) < 5000
+    assert grit.library().grit_array_generation(s._ptr, 1) != gen
+    assert s.stats()["rebuilds"] == 1  # no rebuild: the list grew by appending
+    with pytest.raises(grit.StaleViewError, match="contact array 'kn'"):
+        kn[0]
+    assert len(s.contacts.kn) == 2

@@ -1,46 +1,63 @@
-/* grit: the Love-Weber stress tensor from the contact forces (see
- * include/grit/stress.h), and the virial sum the gradV energy term needs. */
-#include "contact/stress_impl.h"
-
-#include "cg2/l6geom.h"
-#include "core/cell_impl.h"
+/* grit: the Love-Weber stress tensor over the real contacts (see
+ * include/grit/stress.h), and the virial sum the gradV energy term of a
+ * periodic cell needs (stress_impl.h). */
 #include "grit/stress.h"
 
-/* Free bodies have a centre (their node); boundaries (walls, facets,
- * infinite cylinders, rods) do not: their side of a contact starts at the
- * contact point. */
-static inline bool has_centre(int shape)
+#include "cg2/l6geom.h"
+#include "contact/stress_impl.h"
+#include "core/cell_impl.h"
+
+/* A boundary has no centre that belongs to the assembly: its branch vector
+ * starts at the contact point. */
+static bool is_boundary(int shape)
 {
-    return shape == GRIT_SHAPE_SPHERE || shape == GRIT_SHAPE_CAPSULE || shape == GRIT_SHAPE_ELLIPSOID;
+    return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET || shape == GRIT_SHAPE_INFCYLINDER;
 }
 
-static inline bool inside(grit_vec3 c, const grit_vec3 *lo, const grit_vec3 *hi)
+static bool inside(grit_vec3 p, const grit_vec3 *lo, const grit_vec3 *hi)
 {
-    return c.x >= lo->x && c.x <= hi->x && c.y >= lo->y && c.y <= hi->y && c.z >= lo->z && c.z <= hi->z;
+    if (!lo) return true;
+    return p.x >= lo->x && p.x <= hi->x && p.y >= lo->y && p.y <= hi->y && p.z >= lo->z && p.z <= hi->z;
+}
+
+/* m = sum F (x) l over the real contacts in the region; returns the count. */
+static int sum_contacts(const grit_scene *s, const grit_vec3 *lo, const grit_vec3 *hi, double m[3][3])
+{
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m[i][j] = 0;
+    const grit_contacts *C = &s->c;
+    for (int k = 0; k < C->n; k++) {
+        const grit_pair *pp = &C->pair[k];
+        if (!(pp->flags & CF_REAL)) continue;
+        const grit_l6geom *g = &C->geom[k];
+        if (!inside(g->c, lo, hi)) continue;
+        const grit_vec3 f = C->phys[k].f, ez = l6_ez(g);
+        const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, f.x), v3_scale(g->ey, f.y)), v3_scale(ez, f.z));
+        const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, pp->cell) : v3_zero(); /* B's image */
+        const grit_vec3 xa = is_boundary(s->b.shape[pp->a]) ? g->c : s->b.pr[pp->a].pos;
+        const grit_vec3 xb = is_boundary(s->b.shape[pp->b]) ? g->c : v3_add(s->b.pr[pp->b].pos, shift);
+        const grit_vec3 l = v3_sub(xb, xa);
+        const double Fv[3] = {F.x, F.y, F.z}, lv[3] = {l.x, l.y, l.z};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) m[i][j] += Fv[i] * lv[j];
+        n++;
+    }
+    return n;
 }
 
 void grit_contact_virial(const grit_scene *s, const grit_vec3 *lo, const grit_vec3 *hi, grit_mat3 *W)
 {
-    double w[3][3] = {{0}};
-    const grit_contacts *C = &s->c;
-    for (int k = 0; k < C->n; k++) {
-        const grit_pair *p = &C->pair[k];
-        if (!(p->flags & CF_REAL)) continue;
-        const grit_l6geom *g = &C->geom[k];
-        if (lo && !inside(g->c, lo, hi)) continue;
-        const bool sa = has_centre(s->b.shape[p->a]), sb = has_centre(s->b.shape[p->b]);
-        if (!sa && !sb) continue;
-        const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, p->cell) : v3_zero();
-        const grit_vec3 xa = sa ? s->b.pr[p->a].pos : g->c;
-        const grit_vec3 xb = sb ? v3_add(s->b.pr[p->b].pos, shift) : g->c;
-        const grit_vec3 l = v3_sub(xb, xa);
-        const grit_vec3 f = C->phys[k].f;
-        const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, f.x), v3_scale(g->ey, f.y)), v3_scale(l6_ez(g), f.z));
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                w[i][j] += 0.5 * (v3_get(F, i) * v3_get(l, j) + v3_get(F, j) * v3_get(l, i));
-    }
-    for (int j = 0; j < 3; j++) W->c[j] = v3(w[0][j], w[1][j], w[2][j]);
+    double m[3][3];
+    sum_contacts(s, lo, hi, m);
+    for (int j = 0; j < 3; j++)
+        W->c[j] = v3(0.5 * (m[0][j] + m[j][0]), 0.5 * (m[1][j] + m[j][1]), 0.5 * (m[2][j] + m[j][2]));
+}
+
+static void symmetric_over(const double m[3][3], double V, double sigma[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) sigma[i][j] = 0.5 * (m[i][j] + m[j][i]) / V;
 }
 
 int grit_stress(const grit_scene *s, double sigma[3][3])
@@ -48,11 +65,9 @@ int grit_stress(const grit_scene *s, double sigma[3][3])
     if (!s->cell)
         return grit_fail((grit_scene *)s, GRIT_ESTATE,
                          "grit_stress: the scene has no periodic cell; use grit_stress_box with a region");
-    grit_mat3 W;
-    grit_contact_virial(s, NULL, NULL, &W);
-    const double V = m3_det(&s->cell->H);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) sigma[i][j] = m3_at(&W, i, j) / V;
+    double m[3][3];
+    sum_contacts(s, NULL, NULL, m);
+    symmetric_over(m, m3_det(&s->cell->H), sigma);
     return GRIT_OK;
 }
 
@@ -63,10 +78,47 @@ int grit_stress_box(const grit_scene *s, grit_vec3 lo, grit_vec3 hi, double sigm
                          "grit_stress_box: the box (%g, %g, %g)-(%g, %g, %g) must be finite with lo < hi on every "
                          "axis",
                          lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
-    grit_mat3 W;
-    grit_contact_virial(s, &lo, &hi, &W);
-    const double V = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) sigma[i][j] = m3_at(&W, i, j) / V;
+    double m[3][3];
+    sum_contacts(s, &lo, &hi, m);
+    symmetric_over(m, (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z), sigma);
     return GRIT_OK;
+}
+
+int grit_stress_love_weber(const grit_scene *s, double volume, const grit_vec3 *lo, const grit_vec3 *hi,
+                           grit_mat3 *sigma, int *n_contacts)
+{
+    if (!(volume > 0) || !isfinite(volume))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "stress: volume = %g must be > 0 and finite", volume);
+    if ((lo == NULL) != (hi == NULL))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "stress: give both corners of the region or neither");
+    if (lo && !(lo->x <= hi->x && lo->y <= hi->y && lo->z <= hi->z))
+        return grit_fail((grit_scene *)s, GRIT_EINVAL,
+                         "stress: region lo = (%g, %g, %g) is not below hi = (%g, %g, %g)", lo->x, lo->y, lo->z,
+                         hi->x, hi->y, hi->z);
+    double m[3][3];
+    int n = sum_contacts(s, lo, hi, m);
+    for (int j = 0; j < 3; j++) sigma->c[j] = v3(m[0][j] / volume, m[1][j] / volume, m[2][j] / volume);
+    if (n_contacts) *n_contacts = n;
+    return GRIT_OK;
+}
+
+grit_mat3 grit_mat3_sym(const grit_mat3 *a)
+{
+    grit_mat3 r;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) v3_set(&r.c[j], i, 0.5 * (v3_get(a->c[j], i) + v3_get(a->c[i], j)));
+    return r;
+}
+
+double grit_mat3_frob(const grit_mat3 *a) { return sqrt(v3_norm2(a->c[0]) + v3_norm2(a->c[1]) + v3_norm2(a->c[2])); }
+
+grit_mat3 grit_mat3_rotate_back(const grit_mat3 *R, const grit_mat3 *sigma)
+{
+    /* (R^T sigma R)_ij = R_ki sigma_kl R_lj = c_i(R) . sigma c_j(R) */
+    grit_mat3 r;
+    for (int j = 0; j < 3; j++) {
+        const grit_vec3 sr = m3_mul(sigma, R->c[j]);
+        r.c[j] = v3(v3_dot(R->c[0], sr), v3_dot(R->c[1], sr), v3_dot(R->c[2], sr));
+    }
+    return r;
 }

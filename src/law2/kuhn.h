@@ -25,16 +25,18 @@
 #ifndef GRIT_LAW2_KUHN_H
 #define GRIT_LAW2_KUHN_H
 
+#include "cg2/l6geom.h"
 #include "law2/law2.h"
 
 /* ext layout: stored tangential force (global, 3), overlap at the end of the
  * last step, contact point at the end of the last step (3), last status */
 enum { GRIT_KUHN_X_FT = 0, GRIT_KUHN_X_ZETA = 3, GRIT_KUHN_X_C = 4, GRIT_KUHN_X_STATUS = 7, GRIT_KUHN_EXT_N = 8 };
 
-static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p, grit_contact_cold *cold,
-                            bool fresh, bool track, grit_law_energy *E, const grit_cg2_out *o, double *x)
+/* The inputs of one contact update from the geometry (after its update),
+ * the Cg2 output and the stored state x. */
+static inline void grit_kuhn_inputs(const grit_law_ctx *L, const grit_l6geom *g, const grit_frictphys *p,
+                                    const grit_cg2_out *o, const double *x, bool fresh, grit_kuhn_in *in)
 {
-    (void)cold;
     const double dt = L->dt;
     const grit_vec3 n1 = g->ex;
     /* NaN: state not written by this law (ext just allocated: law switched) */
@@ -43,28 +45,37 @@ static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphy
     const grit_vec3 b1 = v3_sub(cm, v3_madd(o->x1, -0.5 * dt, o->v1));
     const grit_vec3 b2 = v3_sub(cm, v3_madd(o->x2, -0.5 * dt, o->v2));
     const grit_vec3 vrel = v3_sub(v3_add(o->v2, v3_cross(o->w2, b2)), v3_add(o->v1, v3_cross(o->w1, b1)));
-    grit_kuhn_in in;
-    in.zeta1 = -g->uN;
-    in.n1 = n1;
-    in.du = v3_scale(vrel, dt);
-    in.dth_p = v3_scale(o->w1, dt);
-    in.dth_q = v3_scale(o->w2, dt);
-    in.kn = p->kn;
-    in.kt = p->kt;
-    in.mu = L->no_frict ? 0.0 : p->tan_phi;
+    in->zeta1 = -g->uN;
+    in->n1 = n1;
+    in->du = v3_scale(vrel, dt);
+    in->dth_p = v3_scale(o->w1, dt);
+    in->dth_q = v3_scale(o->w2, dt);
+    in->kn = p->kn;
+    in->kt = p->kt;
+    in->mu = L->no_frict ? 0.0 : p->tan_phi;
     if (hist) {
-        in.zeta0 = x[GRIT_KUHN_X_ZETA];
-        in.f0 = v3(x[0], x[1], x[2]);
-        in.fresh = false;
+        in->zeta0 = x[GRIT_KUHN_X_ZETA];
+        in->f0 = v3(x[0], x[1], x[2]);
+        in->fresh = false;
     } else if (fresh) {
-        in.zeta0 = in.zeta1 + v3_dot(in.du, n1);
-        in.f0 = v3_zero();
-        in.fresh = true;
+        in->zeta0 = in->zeta1 + v3_dot(in->du, n1);
+        in->f0 = v3_zero();
+        in->fresh = true;
     } else { /* taking over from another law: adopt its tangential force, assume no normal movement */
-        in.zeta0 = in.zeta1;
-        in.f0 = v3_add(v3_scale(g->ey, p->f.y), v3_scale(l6_ez(g), p->f.z));
-        in.fresh = in.zeta0 <= 0;
+        in->zeta0 = in->zeta1;
+        in->f0 = v3_add(v3_scale(g->ey, p->f.y), v3_scale(l6_ez(g), p->f.z));
+        in->fresh = in->zeta0 <= 0;
     }
+}
+
+static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p, grit_contact_cold *cold,
+                            bool fresh, bool track, grit_law_energy *E, const grit_cg2_out *o, double *x)
+{
+    (void)cold;
+    const double dt = L->dt;
+    const grit_vec3 n1 = g->ex;
+    grit_kuhn_in in;
+    grit_kuhn_inputs(L, g, p, o, x, fresh, &in);
     grit_kuhn_out out;
     grit_kuhn_update(&in, &L->kuhn, &out);
     if (out.status == GRIT_KUHN_SEPARATED) {
@@ -80,19 +91,24 @@ static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphy
     x[5] = o->c.y;
     x[6] = o->c.z;
     x[GRIT_KUHN_X_STATUS] = out.status;
-    /* the contact loop rebuilds the global force from the local one: keep the
-     * frame orthonormal so that it hands on exactly the force computed here
-     * (L6Geom's first-order frame update drifts between renormalisations) */
-    grit_vec3 ey = v3_madd(g->ey, -v3_dot(g->ey, n1), n1);
-    ey = v3_scale(ey, 1.0 / v3_norm(ey));
-    g->ey = ey;
     double fn = -out.N; /* on A = p: -(N n1 - ft) */
     if (p->cn != 0) {
         fn += p->cn * g->vel.x;
         if (fn > 0) fn = 0; /* a dashpot never pulls */
         if (track) E->visc += (fn + out.N) * g->vel.x * dt;
     }
-    p->f = v3(fn + v3_dot(ft, n1), v3_dot(ft, ey), v3_dot(ft, v3_cross(n1, ey)));
+    /* The contact loop rebuilds the global force as ex fx + ey fy + ez fz
+     * with ez = ex x ey. L6Geom's first-order frame update lets ey drift off
+     * unit length and off ex between renormalisations; the components below
+     * make that sum exactly n1 fn + ft all the same: with ey = ep + d ex,
+     * ep orthogonal to ex, (ex, ep, ez) is an orthogonal basis with
+     * |ep| = |ez|. */
+    const grit_vec3 ey = g->ey, ez = v3_cross(n1, ey);
+    const double d = v3_dot(ey, n1);
+    const grit_vec3 ep = v3_madd(ey, -d, n1);
+    const double iq = 1.0 / v3_norm2(ep);
+    const double fy = v3_dot(ft, ep) * iq, fz = v3_dot(ft, ez) * iq;
+    p->f = v3(fn + v3_dot(ft, n1) - d * fy, fy, fz);
     if (track) {
         E->elast += out.Un + (p->kt > 0 ? 0.5 * v3_norm2(ft) / p->kt : 0.0);
         E->plast += out.dD;

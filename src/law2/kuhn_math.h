@@ -25,19 +25,8 @@
 
 #include <stdbool.h>
 
+#include "grit/kuhn.h"
 #include "grit/math.h"
-
-enum { GRIT_KUHN_TWIRL_EXACT = 0, GRIT_KUHN_TWIRL_FIRST_ORDER = 1, GRIT_KUHN_TWIRL_OFF = 2 };
-enum { GRIT_KUHN_WORK_TRAPEZOID = 0, GRIT_KUHN_WORK_EXACT = 1 };
-
-typedef enum grit_kuhn_status {
-    GRIT_KUHN_SEPARATED = 0,
-    GRIT_KUHN_FRESH_ELASTIC,
-    GRIT_KUHN_FRESH_SLIDING,
-    GRIT_KUHN_ELASTIC,
-    GRIT_KUHN_SLIP,
-    GRIT_KUHN_STATUS_COUNT
-} grit_kuhn_status;
 
 /* The switches of spec section 4 (R1..R4b) and the work option (V5). */
 typedef struct grit_kuhn_opt {
@@ -89,21 +78,41 @@ typedef struct grit_kuhn_out {
  * (kuhn_math.c): mu N* s int_0^1 (1 + B b) tanh(y* + A ln(1 + B b) / B) db. */
 double grit_kuhn_exact_slide_work(double muNs, double s, double A, double B, double c0, double s0);
 
-/* ln(1 + x) / x, continuous at 0 (spec S13). */
+/* The small-argument series below are written with multiplications by
+ * constant reciprocals (a division by a literal is a real division in C). */
+
+/* ln(1 + x) / x, continuous at 0 (spec S13). DEM steps change the normal
+ * force by far less than 1% in a step: there the series (truncation error
+ * below x^8/9 < 1.2e-17) replaces log1p and a division. */
 static inline double grit_kuhn_L(double x)
 {
-    return fabs(x) < 1e-8 ? 1.0 - x * (0.5 - x / 3.0) : log1p(x) / x;
+    if (fabs(x) < 0.01)
+        return 1.0 + x * (-0.5 + x * ((1.0 / 3) + x * (-0.25 + x * (0.2 + x * ((-1.0 / 6) + x * ((1.0 / 7) - 0.125 * x))))));
+    return log1p(x) / x;
 }
 
-/* cos and sin of a small angle without libm calls for the usual |w| << 1
- * (DEM steps turn a contact by 1e-6..1e-3 rad); the truncated series are
- * exact to round-off for |w| < 0.05. */
+/* exp(-x) for x >= 0; the Taylor series below 1/16 (truncation error below
+ * x^10/10! < 2.5e-19). The sliding step's x = A L(B) is small in DEM. */
+static inline double grit_kuhn_expm(double x)
+{
+    if (x < 0.0625)
+        return 1.0 + x * (-1.0 + x * (0.5 + x * ((-1.0 / 6) + x * ((1.0 / 24) + x * ((-1.0 / 120) + x * ((1.0 / 720) +
+               x * ((-1.0 / 5040) + x * ((1.0 / 40320) + x * (-1.0 / 362880)))))))));
+    return exp(-x);
+}
+
+/* cos and sin of the twirl angle: DEM steps turn a contact by 1e-6..1e-3
+ * rad; the truncated series are exact to round-off for |w| < 0.05. */
 static inline void grit_kuhn_sincos(double w, double *c, double *s)
 {
-    if (fabs(w) < 0.05) {
+    if (fabs(w) < 1e-3) { /* truncation below w^7/5040 and w^6/720 */
         const double w2 = w * w;
-        *s = w * (1.0 - w2 / 6.0 * (1.0 - w2 / 20.0 * (1.0 - w2 / 42.0)));
-        *c = 1.0 - w2 / 2.0 * (1.0 - w2 / 12.0 * (1.0 - w2 / 30.0 * (1.0 - w2 / 56.0)));
+        *s = w * (1.0 + w2 * ((-1.0 / 6) + w2 * (1.0 / 120)));
+        *c = 1.0 + w2 * (-0.5 + w2 * (1.0 / 24));
+    } else if (fabs(w) < 0.05) {
+        const double w2 = w * w;
+        *s = w * (1.0 + w2 * ((-1.0 / 6) + w2 * ((1.0 / 120) + w2 * (-1.0 / 5040))));
+        *c = 1.0 + w2 * (-0.5 + w2 * ((1.0 / 24) + w2 * ((-1.0 / 720) + w2 * (1.0 / 40320))));
     } else {
         *s = sin(w);
         *c = cos(w);
@@ -130,41 +139,64 @@ static inline double grit_kuhn_onset(double a, double b, double c)
  * onset, remaining movement du1 (tangent plane of n1), remaining normal-force
  * increment dN1 = N1 - N*. Returns the final force (on mu N1, N1 passed
  * as such: N* + dN1 can lose digits when N falls nearly to 0); *W the
- * sliding work. */
+ * sliding work.
+ *
+ * The reference form of S13, with the direction cosines left unnormalised:
+ * with ct = F*.du1 = s r c0 and st = F*.(n1 x du1) = s r s0 (r the in-plane
+ * magnitude of F*), P = 1 + c0 and M = s0^2/P become s r P and s r M, and
+ * cos(theta1) = (P^2 - k^2 st^2) / (P^2 + k^2 st^2),
+ * sin(theta1) = 2 k st P / (P^2 + k^2 st^2) (c0 >= 0; with M for c0 < 0),
+ * so that the step needs two square roots and two divisions. */
 static inline grit_vec3 grit_kuhn_slide(grit_vec3 Fs, double Ns, double dN1, double N1, grit_vec3 du1, grit_vec3 n1,
                                         double kt, double mu, int work, double *W, double *Aout)
 {
     const double muNs = mu * Ns, muN1 = mu * N1;
-    const double s = v3_norm(du1);
-    const double Fn = v3_norm(Fs);
-    if (kt * s <= GRIT_KUHN_EPS * muNs) { /* no movement left: the direction cannot change */
+    const double s2 = v3_norm2(du1);
+    if (kt * kt * s2 <= GRIT_KUHN_EPS * GRIT_KUHN_EPS * muNs * muNs) {
+        /* no movement left: the direction cannot change */
+        const double Fn = v3_norm(Fs);
         *W = 0;
         *Aout = 0;
         return Fn > 0 ? v3_scale(Fs, muN1 / Fn) : v3_zero();
     }
-    const grit_vec3 e = v3_scale(du1, 1.0 / s);
-    const grit_vec3 w = v3_cross(n1, e);
-    double ct = v3_dot(Fs, e), st = v3_dot(Fs, w);
+    const double s = sqrt(s2);
+    const grit_vec3 wv = v3_cross(n1, du1); /* s w */
+    /* the in-plane part only: a component along n1 inherited from the old
+     * tangent plane is dropped */
+    const double ct = v3_dot(Fs, du1), st = v3_dot(Fs, wv);
     const double r = sqrt(ct * ct + st * st);
-    /* the normalisation by r drops a component along n1 inherited from the
-     * old tangent plane; a force with no in-plane part slides along e */
-    const double c0 = r > 0 ? ct / r : 1.0, s0 = r > 0 ? st / r : 0.0;
-    const double A = kt * s / muNs, B = dN1 / Ns;
-    const double k = exp(-A * grit_kuhn_L(B));
-    double P, M;
-    if (c0 >= 0) {
-        P = 1.0 + c0;
-        M = s0 * s0 / P;
+    const double inv = 1.0 / muNs;
+    const double A = kt * s * inv, B = dN1 * mu * inv;
+    const double k = grit_kuhn_expm(A * grit_kuhn_L(B));
+    double cn, sn, den; /* cos, sin of theta1 times den */
+    if (r == 0) {       /* no in-plane force: it slides along the movement */
+        cn = den = 1.0;
+        sn = 0.0;
+    } else if (ct >= 0) {
+        const double P = r + ct, P2 = P * P, k2s2 = k * k * st * st;
+        cn = P2 - k2s2;
+        sn = 2.0 * k * st * P;
+        den = P2 + k2s2;
     } else {
-        M = 1.0 - c0;
-        P = s0 * s0 / M;
+        const double M = r - ct, st2 = st * st, k2M2 = k * k * M * M;
+        cn = st2 - k2M2;
+        sn = 2.0 * k * st * M;
+        den = st2 + k2M2;
     }
-    const double k2M = k * k * M, den = P + k2M;
-    const double c1 = den > 0 ? (P - k2M) / den : -1.0, s1 = den > 0 ? 2.0 * k * s0 / den : 0.0;
-    const grit_vec3 f1 = v3_scale(v3_add(v3_scale(e, c1), v3_scale(w, s1)), muN1);
+    grit_vec3 f1;
+    if (den > 0) {
+        const double id = muN1 / (s * den);
+        f1 = v3_add(v3_scale(du1, cn * id), v3_scale(wv, sn * id));
+    } else { /* theta* = pi with k underflowed: the force stays opposite */
+        f1 = v3_scale(du1, -muN1 / s);
+    }
     *Aout = A;
-    if (work == GRIT_KUHN_WORK_EXACT) *W = grit_kuhn_exact_slide_work(muNs, s, A, B, c0, s0);
-    else *W = 0.5 * v3_dot(v3_add(Fs, f1), du1);
+    if (work == GRIT_KUHN_WORK_EXACT) {
+        const double c0 = r > 0 ? ct / r : 1.0, s0 = r > 0 ? st / r : 0.0;
+        *W = grit_kuhn_exact_slide_work(muNs, s, A, B, c0, s0);
+    } else {
+        *W = 0.5 * v3_dot(v3_add(Fs, f1), du1);
+    }
     return f1;
 }
 
@@ -232,9 +264,15 @@ static inline void grit_kuhn_update(const grit_kuhn_in *in, const grit_kuhn_opt 
                 const double a = v3_norm2(D) - mu * mu * dN * dN;
                 const double b = 2.0 * (v3_dot(F0, D) - mu * mu * N0 * dN);
                 const double c = F0sq - muN0 * muN0;
-                as = grit_kuhn_onset(a, b, c);
-                Fs = v3_madd(F0, as, D);
-                W1 = (v3_norm2(Fs) - F0sq) * ikt2;
+                /* sliding on: the force is on the limit (to round-off) and does
+                 * not move inwards; the root is 0 to 1e-14 (the paper's "at the
+                 * limit already", line 25, corrected) -- the common case,
+                 * without the square root and the division */
+                if (!(b >= 0 && c >= -GRIT_KUHN_EPS * muN0 * muN0)) {
+                    as = grit_kuhn_onset(a, b, c);
+                    Fs = v3_madd(F0, as, D);
+                    W1 = (v3_norm2(Fs) - F0sq) * ikt2;
+                }
             }
             const double Ns = N0 + as * dN;
             const grit_vec3 du1 = v3_scale(dut, 1.0 - as); /* S11 */
@@ -258,15 +296,16 @@ static inline void grit_kuhn_update(const grit_kuhn_in *in, const grit_kuhn_opt 
         if (opt->twirl == GRIT_KUHN_TWIRL_EXACT) {
             double co, si;
             grit_kuhn_sincos(om, &co, &si);
-            /* Rodrigues: also right for a force off the plane (projection off) */
-            f1 = v3_add(v3_add(v3_scale(f1, co), v3_scale(nf, si)), v3_scale(n1, (1.0 - co) * v3_dot(n1, f1)));
+            const grit_vec3 r = v3_add(v3_scale(f1, co), v3_scale(nf, si));
+            /* Rodrigues' last term keeps a force off the plane (projection off) rotating rigidly */
+            f1 = opt->projection ? r : v3_madd(r, (1.0 - co) * v3_dot(n1, f1), n1);
         } else {
             f1 = v3_madd(f1, om, nf);
         }
     }
     out->ft = f1; /* S17 */
     out->N = N1;
-    out->Un = kn > 0 ? 0.5 * N1 * N1 / kn : 0.0;
+    out->Un = 0.5 * N1 * z1; /* N1^2 / (2 kn) */
     out->dW = W;
     out->dU = (v3_norm2(f1) - f0sq) * ikt2;
     out->dD = W - out->dU;
