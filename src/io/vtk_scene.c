@@ -48,16 +48,41 @@ static int oom(const grit_scene *s, const char *path)
     return grit_fail((grit_scene *)s, GRIT_ENOMEM, "out of memory writing '%s'", path);
 }
 
-/* Open under a temporary name, and commit or abort; errors name the file. */
-static int open_file(const grit_scene *s, const char *path, grit_afile *f)
+/* One file: points, cells of one kind, and data arrays on the points or
+ * on the cells. */
+typedef struct data_array {
+    const char *name;
+    vtk_type type;
+    int ncomp;
+    const void *data;
+} data_array;
+
+typedef struct piece {
+    long n_points, n_cells;
+    vtk_cells_kind kind;
+    const double *x;
+    const int64_t *conn, *off;
+    const char *data_tag; /* "PointData ..." or "CellData ...", with its attributes */
+    data_array data[8];
+} piece;
+
+/* Write under a temporary name and rename; the error names the file. */
+static int write_piece(const grit_scene *s, const char *path, grit_vtk_format fmt, const piece *p)
 {
-    grit_scene *sm = (grit_scene *)s;
-    return grit_afile_open(f, path, NULL, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
-}
-static int close_file(const grit_scene *s, grit_afile *f)
-{
-    grit_scene *sm = (grit_scene *)s;
-    return grit_afile_commit(f, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
+    grit_scene *sm = (grit_scene *)s; /* only for the error message */
+    grit_afile out;
+    if (grit_afile_open(&out, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
+    FILE *o = out.f;
+    vtk_begin(o, p->n_points, p->kind, p->n_cells);
+    vtk_points(o, fmt, p->x, p->n_points);
+    vtk_cells(o, fmt, p->kind, p->conn, p->off, p->n_cells);
+    const bool on_points = !strncmp(p->data_tag, "PointData", 9);
+    fprintf(o, "<%s>\n", p->data_tag);
+    for (const data_array *d = p->data; d < p->data + 8 && d->name; d++)
+        vtk_array(o, fmt, d->name, d->type, d->ncomp, d->data, on_points ? p->n_points : p->n_cells);
+    fprintf(o, "</%s>\n", on_points ? "PointData" : "CellData");
+    vtk_end(o);
+    return grit_afile_commit(&out, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
 }
 
 int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt)
@@ -90,27 +115,16 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
         off[k] = k + 1;
         k++;
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, n, VTK_VERTS, n);
-    vtk_points(o, fmt, x, n);
-    vtk_cells(o, fmt, VTK_VERTS, conn, off, n);
-    fputs("<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o);
-    vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
-    vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
-    vtk_array(o, fmt, "velocity", VTK_F64, 3, v, n);
-    vtk_array(o, fmt, "angular_velocity", VTK_F64, 3, w, n);
-    vtk_array(o, fmt, "force", VTK_F64, 3, f, n);
-    vtk_array(o, fmt, "torque", VTK_F64, 3, t, n);
-    fputs("</PointData>\n", o);
-    vtk_end(o);
+    const piece p = {n, n, VTK_VERTS, x, conn, off, "PointData Scalars=\"radius\" Vectors=\"velocity\"",
+                     {{"id", VTK_I64, 1, ids},
+                      {"radius", VTK_F64, 1, r},
+                      {"velocity", VTK_F64, 3, v},
+                      {"angular_velocity", VTK_F64, 3, w},
+                      {"force", VTK_F64, 3, f},
+                      {"torque", VTK_F64, 3, t}}};
+    const int rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }
 
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt)
@@ -150,29 +164,18 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
         conn[2 * k + 1] = 2 * k + 1;
         off[k] = 2 * k + 2;
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, 2 * k, VTK_LINES, k);
-    vtk_points(o, fmt, x, 2 * k);
-    vtk_cells(o, fmt, VTK_LINES, conn, off, k);
-    fputs("<CellData Scalars=\"fn\" Vectors=\"force\">\n", o);
-    vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
-    vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
-    vtk_array(o, fmt, "fn", VTK_F64, 1, fn, k);
-    vtk_array(o, fmt, "ft", VTK_F64, 1, ft, k);
-    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    vtk_array(o, fmt, "normal", VTK_F64, 3, normal, k);
-    vtk_array(o, fmt, "overlap", VTK_F64, 1, overlap, k);
-    vtk_array(o, fmt, "boundary", VTK_U8, 1, bnd, k);
-    fputs("</CellData>\n", o);
-    vtk_end(o);
+    const piece p = {2 * k, k, VTK_LINES, x, conn, off, "CellData Scalars=\"fn\" Vectors=\"force\"",
+                     {{"id_a", VTK_I64, 1, ida},
+                      {"id_b", VTK_I64, 1, idb},
+                      {"fn", VTK_F64, 1, fn},
+                      {"ft", VTK_F64, 1, ft},
+                      {"force", VTK_F64, 3, force},
+                      {"normal", VTK_F64, 3, normal},
+                      {"overlap", VTK_F64, 1, overlap},
+                      {"boundary", VTK_U8, 1, bnd}}};
+    const int rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }
 
 /* Box around everything that has an extent (spheres, facets), stretched to
@@ -283,23 +286,12 @@ int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_fo
         grit_get_vel(s, id, &g), put3(vel, k, g);
         k++;
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, q, VTK_POLYS, k);
-    vtk_points(o, fmt, x, q);
-    vtk_cells(o, fmt, VTK_POLYS, conn, off, k);
-    fputs("<CellData Scalars=\"kind\" Vectors=\"force\">\n", o);
-    vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
-    vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);
-    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    vtk_array(o, fmt, "velocity", VTK_F64, 3, vel, k);
-    fputs("</CellData>\n", o);
-    vtk_end(o);
+    const piece p = {q, k, VTK_POLYS, x, conn, off, "CellData Scalars=\"kind\" Vectors=\"force\"",
+                     {{"id", VTK_I64, 1, ids},
+                      {"kind", VTK_U8, 1, kind},
+                      {"force", VTK_F64, 3, force},
+                      {"velocity", VTK_F64, 3, vel}}};
+    const int rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }
