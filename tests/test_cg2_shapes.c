@@ -595,13 +595,97 @@ static void pairs_without_functor(void)
 {
     grit_scene *s = mk();
     int m = su_mat(s, E7, 1000);
-    su_capsule(s, m, v3(0, 0, 0), q_identity(), 0.1, 1.0, v3(0, 0, 0));
-    su_ellipsoid(s, m, v3(0, 0, 0.1), q_identity(), v3(0.2, 0.1, 0.1), v3(0, 0, 0));
+    int cy = su_infcyl(s, m, v3(0, 0, 0), 0, 0.2);
+    int el = su_ellipsoid(s, m, v3(0, 0, 0.1), q_identity(), v3(0.2, 0.1, 0.1), v3(0, 0, 0));
+    grit_rod_def r = grit_default_rod_def();
+    r.p[0] = v3(-1, 0, 0.1);
+    r.p[1] = v3(1, 0, 0.1);
+    r.radius = 0.05;
+    r.material = m;
+    r.mask = GRIT_MASK_PARTICLE; /* even with a particle's mask */
+    int rod = grit_add_rod(s, &r);
+    int ca = su_capsule(s, m, v3(0, 0, 0.12), q_identity(), 0.1, 1.0, v3(0, 0, 0));
     CHECK(grit_step(s, 1) == GRIT_OK);
-    CHECK(grit_contact_count(s) == 0);
+    /* all five overlap; only cylinder-capsule and capsule-ellipsoid have functors */
+    CHECK(grit_contact_count(s) == 2);
+    CHECK(grit_contact_find(s, cy, ca) >= 0 && grit_contact_find(s, ca, el) >= 0);
+    CHECK(grit_contact_find(s, cy, el) < 0 && grit_contact_find(s, rod, ca) < 0 && grit_contact_find(s, rod, el) < 0);
     grit_stats st;
     grit_get_stats(s, &st);
-    CHECK(st.potential_pairs == 0);
+    CHECK(st.potential_pairs == 2);
+    grit_scene_destroy(s);
+}
+
+/* grit extension Facet-Ellipsoid: a face contact is exact (= T12 (c)); an
+ * ellipsoid that is a sphere reproduces Facet-Sphere (T9) at edges and
+ * vertices. */
+static void facet_ellipsoid(void)
+{
+    grit_scene *s = mk();
+    int m = su_mat(s, E7, 1000);
+    int f = su_facet(s, m, v3(-1, -1, 0), v3(1, -1, 0), v3(0, 1, 0), 0.0);
+    int e = su_ellipsoid(s, m, v3(0, 0, 0.15), su_rot(v3(0, 1, 0), M_PI / 4), v3(0.2, 0.1, 0.1), v3(0, 0, 0));
+    grit_vec3 o = v3(10, 0, 0); /* T9's facet */
+    int g = su_facet(s, m, o, v3(11, 0, 0), v3(10, 1, 0), 0.0);
+    int eb = su_ellipsoid(s, m, v3(10.5, -0.05, 0.05), su_rot(v3(1, 1, 0), 0.3), v3(0.1, 0.1, 0.1), v3(0, 0, 0));
+    int ec = su_ellipsoid(s, m, v3(9.95, -0.05, 0.05 - 3), q_identity(), v3(0.1, 0.1, 0.1), v3(0, 0, 0));
+    int h = su_facet(s, m, v3(10, 0, -3), v3(11, 0, -3), v3(10, 1, -3), 0.0);
+    /* thick facet face */
+    int t = su_facet(s, m, v3(-1, -1, 5), v3(1, -1, 5), v3(0, 1, 5), 0.02);
+    int et = su_ellipsoid(s, m, v3(0, 0, 5 - 0.12), q_identity(), v3(0.2, 0.15, 0.11), v3(0, 0, 0));
+    CHECK(grit_step(s, 1) == GRIT_OK);
+    grit_contact_info ci;
+    if (su_contact(s, f, e, &ci)) {
+        CHECK_ABS(ci.uN, -0.008113883008418976, 1e-15);
+        CHECK_VEC(ci.normal, 0, 0, 1, 1e-15);
+        /* the ellipsoid's extremal point, raised by half the overlap */
+        CHECK_VEC(ci.point, 0.09486832980505136, 0, 0.15 - 0.15811388300841897 + 0.5 * 0.008113883008418976, 1e-15);
+        double rho = v3_norm(v3_sub(ci.point, v3(0, 0, 0.15)));
+        CHECK_ABS(ci.lens[0], rho, 1e-15); /* thin facet: the other's length */
+        CHECK_ABS(ci.lens[1], rho, 1e-15);
+        CHECK_REL(ci.area, M_PI * rho * rho, 1e-14);
+    }
+    if (su_contact(s, g, eb, &ci)) { /* T9 (b): edge */
+        CHECK_ABS(ci.uN, -0.02928932188134524, 1e-15);
+        CHECK_VEC(ci.normal, 0, -0.7071067811865475, 0.7071067811865475, 1e-13); /* through a rotation */
+    }
+    if (su_contact(s, h, ec, &ci)) { /* T9 (c): vertex */
+        CHECK_ABS(ci.uN, -0.013397459621556126, 1e-15);
+        CHECK_VEC(ci.normal, -1 / sqrt(3.0), -1 / sqrt(3.0), 1 / sqrt(3.0), 1e-13);
+    }
+    if (su_contact(s, t, et, &ci)) { /* below a thick facet: gap 0.12 - 0.11 - 0.02 */
+        CHECK_ABS(ci.uN, -0.01, 1e-15);
+        CHECK_VEC(ci.normal, 0, 0, -1, 0);
+        CHECK_ABS(ci.lens[0], fmax(0.02, ci.lens[1]), 0);
+    }
+    grit_scene_destroy(s);
+}
+
+/* grit extension Capsule-Ellipsoid: against a sphere-shaped ellipsoid, and
+ * end-on along a principal axis. */
+static void capsule_ellipsoid(void)
+{
+    grit_scene *s = mk();
+    int m = su_mat(s, E7, 1000);
+    int c = su_capsule(s, m, v3(0, 0, 0), q_identity(), 0.1, 1.0, v3(0, 0, 0));
+    int e = su_ellipsoid(s, m, v3(0.3, 0, 0.28), su_rot(v3(1, 0, 1), 1.0), v3(0.2, 0.2, 0.2), v3(0, 0, 0));
+    int d = su_capsule(s, m, v3(5, 0, 0), q_identity(), 0.1, 1.0, v3(0, 0, 0));
+    int f = su_ellipsoid(s, m, v3(5.89, 0, 0), q_identity(), v3(0.3, 0.2, 0.1), v3(0, 0, 0)); /* before d, in ids */
+    CHECK(grit_step(s, 1) == GRIT_OK);
+    grit_contact_info ci;
+    if (su_contact(s, c, e, &ci)) {
+        CHECK_ABS(ci.uN, -0.02, 1e-15);
+        CHECK_VEC(ci.normal, 0, 0, 1, 1e-13); /* through a rotation and a 1-D search */
+        CHECK_VEC(ci.point, 0.3, 0, 0.09, 1e-13);
+        CHECK_ABS(ci.lens[0], 0.1, 0);
+        CHECK_ABS(ci.lens[1], 0.19, 1e-15);
+        CHECK_REL(ci.area, M_PI * 0.01, 1e-14);
+    }
+    if (su_contact(s, d, f, &ci)) {
+        CHECK_ABS(ci.uN, -0.01, 1e-15);
+        CHECK_VEC(ci.normal, 1, 0, 0, 1e-15);
+        CHECK_VEC(ci.point, 5.89 - 0.3 + 0.005, 0, 0, 1e-15);
+    }
     grit_scene_destroy(s);
 }
 
@@ -624,5 +708,7 @@ int main(void)
     RUN(t12c_wall_ellipsoid);
     RUN(near_misses);
     RUN(pairs_without_functor);
+    RUN(facet_ellipsoid);
+    RUN(capsule_ellipsoid);
     TEST_MAIN_END();
 }

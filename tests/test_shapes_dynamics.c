@@ -112,6 +112,13 @@ static void resting_contacts(void)
     e.fixed[1] = su_facet(s, m, v3(8, -2, 0), v3(12, -2, 0), v3(10, 2, 0), 0.02);
     e.free_[1] = su_capsule(s, m, v3(10, -0.5, 0.12), su_rot(v3(0, 0, 1), 0.3), 0.1, 0.8, v3(0, 0, 0));
     check_rest(s, &e, "capsule on facets");
+    /* grit extensions: ellipsoid on a thin facet, capsule across it */
+    s = rest_scene(&m);
+    rest_case g = {{0}, 2, {0}, 1};
+    g.fixed[0] = su_facet(s, m, v3(-2, -2, 0), v3(2, -2, 0), v3(0, 2, 0), 0.0);
+    g.free_[0] = su_ellipsoid(s, m, v3(0, -0.5, 0.1), q_identity(), v3(0.3, 0.2, 0.1), v3(0, 0, 0));
+    g.free_[1] = su_capsule(s, m, v3(0, -0.5, 0.28), along_y, 0.08, 0.3, v3(0, 0, 0));
+    check_rest(s, &g, "ellipsoid on facet, capsule on it");
     /* sphere on a capsule on a wall; crossed capsules on a wall
      * (Sphere-Capsule, Capsule-Capsule) */
     s = rest_scene(&m);
@@ -283,6 +290,12 @@ static void collisions_free_pairs(void)
         grit_scene_destroy(s);
     }
     CHECK(err[0] / err[1] > 3.5 && err[0] / err[1] < 4.5);
+    /* capsule glancing off an ellipsoid (grit extension, exact geometry) */
+    s = coll_scene(&m, 0.0);
+    su_ellipsoid(s, m, v3(0, 0, 0), su_rot(v3(0, 0, 1), 0.5), v3(0.25, 0.1, 0.1), v3(0, 0, 0));
+    su_capsule(s, m, v3(0.1, 0.3, 0.05), su_rot(v3(1, 0, 1), 0.4), 0.06, 0.2, v3(0, -1, 0));
+    check_free(run_collision(s, 15000), 1e-5, "capsule-ellipsoid oblique");
+    grit_scene_destroy(s);
 }
 
 static void check_bounce(coll_result r, double etol, const char *name)
@@ -348,6 +361,18 @@ static void collisions_with_boundaries(void)
     check_bounce(run_collision(s, 2000), 1e-5, "capsule flat on facet");
     grit_get_vel(s, c, &v);
     CHECK_VEC(v, 0, 0, 1, 1e-5);
+    grit_scene_destroy(s);
+    /* tilted ellipsoid onto a facet face: exact gap, as on a wall */
+    s = coll_scene(&m, 0.0);
+    su_facet(s, m, v3(-2, -2, 0), v3(2, -2, 0), v3(0, 2, 0), 0.0);
+    su_ellipsoid(s, m, v3(0, -0.5, 0.17), su_rot(v3(0, 1, 0), 0.6), v3(0.2, 0.1, 0.08), v3(0, 0, -1));
+    check_bounce(run_collision(s, 5000), 1e-4, "ellipsoid tilted on facet");
+    grit_scene_destroy(s);
+    /* ...and onto a facet's edge (exact geometry there too) */
+    s = coll_scene(&m, 0.0);
+    su_facet(s, m, v3(0, -1, 0), v3(1, -1, 0), v3(0, 1, 0), 0.0);
+    su_ellipsoid(s, m, v3(-0.1, 0.1, 0.2), su_rot(v3(1, 1, 0), 0.6), v3(0.2, 0.1, 0.08), v3(0, 0, -1));
+    check_bounce(run_collision(s, 30000), 1e-4, "ellipsoid on facet edge");
     grit_scene_destroy(s);
     s = coll_scene(&m, 0.0);
     su_facet(s, m, v3(0, -1, 0), v3(1, -1, 0), v3(0, 1, 0), 0.03);

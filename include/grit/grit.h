@@ -10,5 +10,6 @@
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/stl.h"
 
 #endif

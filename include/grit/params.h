@@ -92,6 +92,9 @@ int grit_param_check(const grit_param_info *p, double value, char *err, size_t e
 /* The valid range as text, e.g. "(0, inf) or nan" or "one of a|b" (help texts). */
 void grit_param_range_text(const grit_param_info *p, char *buf, size_t len);
 
+/* The valid range as the error messages write it, e.g. "[0, 1)" or "one of a|b". */
+void grit_param_range_text(const grit_param_info *p, char *buf, size_t len);
+
 /* Print "name = value" for every parameter (used by `grit run` banners). */
 void grit_param_format(const grit_param_table *t, const void *def, char *buf, size_t len);
 /* Name of a choice value. */

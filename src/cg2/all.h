@@ -3,8 +3,10 @@
 #define GRIT_CG2_ALL_H
 
 #include "cg2/capsule_capsule.h"
+#include "cg2/capsule_ellipsoid.h"
 #include "cg2/ellipsoid_ellipsoid.h"
 #include "cg2/facet_capsule.h"
+#include "cg2/facet_ellipsoid.h"
 #include "cg2/facet_facet.h"
 #include "cg2/facet_infcylinder.h"
 #include "cg2/facet_sphere.h"

@@ -32,6 +32,9 @@ typedef enum grit_cg2_kind {
     GRIT_CG2_SPHERE_CAPSULE,
     GRIT_CG2_FACET_FACET,
     GRIT_CG2_FACET_INFCYLINDER,
+    /* grit extensions beyond Woo's sixteen */
+    GRIT_CG2_FACET_ELLIPSOID,
+    GRIT_CG2_CAPSULE_ELLIPSOID,
     GRIT_CG2_KIND_COUNT,
     GRIT_CG2_NONE = 255
 } grit_cg2_kind;

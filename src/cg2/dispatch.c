@@ -1,6 +1,7 @@
 /* grit: which geometry functor handles which pair of shapes, and in which
  * order it wants them (the name of a functor gives the order). Pairs
- * without a functor never collide (as in Woo: e.g. capsule-ellipsoid). */
+ * without a functor never collide (as in Woo; e.g. ellipsoid-infinite
+ * cylinder). Facet-Ellipsoid and Capsule-Ellipsoid are grit extensions. */
 #include <stdio.h>
 
 #include "cg2/all.h"
@@ -23,12 +24,13 @@ const grit_cg2_entry grit_cg2_dispatch[GRIT_SHAPE_COUNT][GRIT_SHAPE_COUNT] = {
     [W_] = {[S_] = FWD(WALL_SPHERE), [W_] = NONE, [F_] = FWD(WALL_FACET), [I_] = NONE, [C_] = FWD(WALL_CAPSULE),
             [L_] = FWD(WALL_ELLIPSOID), [R_] = NONE},
     [F_] = {[S_] = FWD(FACET_SPHERE), [W_] = REV(WALL_FACET), [F_] = FWD(FACET_FACET), [I_] = FWD(FACET_INFCYLINDER),
-            [C_] = FWD(FACET_CAPSULE), [L_] = NONE, [R_] = NONE},
+            [C_] = FWD(FACET_CAPSULE), [L_] = FWD(FACET_ELLIPSOID), [R_] = NONE},
     [I_] = {[S_] = FWD(INFCYLINDER_SPHERE), [W_] = NONE, [F_] = REV(FACET_INFCYLINDER), [I_] = NONE,
             [C_] = FWD(INFCYLINDER_CAPSULE), [L_] = NONE, [R_] = NONE},
     [C_] = {[S_] = REV(SPHERE_CAPSULE), [W_] = REV(WALL_CAPSULE), [F_] = REV(FACET_CAPSULE),
-            [I_] = REV(INFCYLINDER_CAPSULE), [C_] = FWD(CAPSULE_CAPSULE), [L_] = NONE, [R_] = NONE},
-    [L_] = {[S_] = REV(SPHERE_ELLIPSOID), [W_] = REV(WALL_ELLIPSOID), [F_] = NONE, [I_] = NONE, [C_] = NONE,
+            [I_] = REV(INFCYLINDER_CAPSULE), [C_] = FWD(CAPSULE_CAPSULE), [L_] = FWD(CAPSULE_ELLIPSOID), [R_] = NONE},
+    [L_] = {[S_] = REV(SPHERE_ELLIPSOID), [W_] = REV(WALL_ELLIPSOID), [F_] = REV(FACET_ELLIPSOID), [I_] = NONE,
+            [C_] = REV(CAPSULE_ELLIPSOID),
             [L_] = FWD(ELLIPSOID_ELLIPSOID), [R_] = NONE},
     [R_] = {[S_] = FWD(ROD_SPHERE), [W_] = NONE, [F_] = NONE, [I_] = NONE, [C_] = NONE, [L_] = NONE, [R_] = NONE},
 };
@@ -50,6 +52,8 @@ const char *const grit_cg2_names[GRIT_CG2_KIND_COUNT] = {
     [GRIT_CG2_SPHERE_CAPSULE] = "Cg2_Sphere_Capsule_L6Geom",
     [GRIT_CG2_FACET_FACET] = "Cg2_Facet_Facet_L6Geom",
     [GRIT_CG2_FACET_INFCYLINDER] = "Cg2_Facet_InfCylinder_L6Geom",
+    [GRIT_CG2_FACET_ELLIPSOID] = "Cg2_Facet_Ellipsoid_L6Geom",
+    [GRIT_CG2_CAPSULE_ELLIPSOID] = "Cg2_Capsule_Ellipsoid_L6Geom",
 };
 
 bool grit_cg2_eval(const grit_scene *s, int kind, int a, int b, grit_vec3 shift, bool real,
@@ -74,6 +78,8 @@ bool grit_cg2_eval(const grit_scene *s, int kind, int a, int b, grit_vec3 shift,
         CASE(SPHERE_CAPSULE, cg2_sphere_capsule);
         CASE(FACET_FACET, cg2_facet_facet);
         CASE(FACET_INFCYLINDER, cg2_facet_infcylinder);
+        CASE(FACET_ELLIPSOID, cg2_facet_ellipsoid);
+        CASE(CAPSULE_ELLIPSOID, cg2_capsule_ellipsoid);
     default: return false;
     }
 #undef CASE

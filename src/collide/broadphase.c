@@ -558,7 +558,9 @@ int grit_broadphase_rebuild(grit_scene *s)
     double dv = grit_verlet_dist(s);
     if (compute_boxes(s, dv)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     choose_grid(s);
+    s->gen_contacts++; /* the contact list is rebuilt (and may move) even if this fails */
     if (s->def.sort_period > 0 && (s->last_sort_step < 0 || s->step - s->last_sort_step >= s->def.sort_period)) {
+        s->gen_bodies++;
         if (grit_sort_particles(s, s->bp->origin, s->bp->h, s->bp->box))
             return grit_fail(s, GRIT_ENOMEM, "out of memory sorting particles");
         s->last_sort_step = s->step;

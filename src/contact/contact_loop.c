@@ -56,6 +56,8 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
     case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
     case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
     case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
+    case GRIT_CG2_FACET_ELLIPSOID: return BY_LAW(cg2_facet_ellipsoid);
+    case GRIT_CG2_CAPSULE_ELLIPSOID: return BY_LAW(cg2_capsule_ellipsoid);
     default: return 0;
     }
 }
@@ -74,6 +76,7 @@ static int promote_range(grit_scene *s, int kind, int lo, int hi, grit_law_energ
         if (C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a contact");
         int q = C->n++;
+        s->gen_contacts++; /* one more row in the contact arrays (views: arrays.h) */
         C->pair[q] = *pp;
         C->pair[q].flags = 0;
         pp->flags |= CF_PROMOTED;

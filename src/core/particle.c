@@ -21,6 +21,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
         s->id_cap = cap;
     }
     int i = b->n++;
+    s->gen_bodies++; /* the arrays may have moved and have one more row */
     s->id2idx[id] = i;
     b->pr[i] = (grit_posr){v3_zero(), 0.0};
     b->vw[i] = (grit_velw){v3_zero(), v3_zero(), {0, 0}};

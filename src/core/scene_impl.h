@@ -225,6 +225,11 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    /* Layout generations, read by grit_array_generation (arrays.h): bumped
+     * whenever the particle (contact) arrays may move, change order or
+     * change length, so that views held outside the engine can tell they
+     * went stale. Whoever reallocates, reorders or resizes them bumps these. */
+    uint64_t gen_bodies, gen_contacts;
     char err[512];
 };
 

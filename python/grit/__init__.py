@@ -1,0 +1,50 @@
+"""grit: a discrete element method engine in C, scripted from Python.
+
+    import grit
+    scene = grit.Scene(gravity=(0, 0, -9.81), track_energy=True)
+    mat = grit.FrictMat(density=2600, young=1e7)
+    scene.add(grit.Wall(0, axis="z", mat=mat))
+    scene.add(grit.Sphere((0, 0, 0.2), 0.05, mat=mat))
+    scene.run(10000)
+    print(scene.particles.pos)        # NumPy view of the engine's memory
+
+The C library libgrit.so is loaded when the first engine object is used
+(see grit._lib for where it is searched); ``grit.plot`` and the CSV tools
+work without it. See docs/python.md.
+"""
+__version__ = "0.1.0"
+
+# name -> submodule; imported on first use so that `import grit.plot` needs no libgrit.so
+_LAZY = {
+    "Scene": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
+    "Energy": "scene", "Runner": "scene",
+    "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
+    "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes",
+    "LawTester": "tester", "Stage": "tester",
+    "EnergyRecorder": "records", "read_csv": "records", "write_csv": "records",
+    "GritError": "errors", "LibraryNotFoundError": "errors", "ParameterError": "errors", "StateError": "errors",
+    "NumericError": "errors", "GritMemoryError": "errors", "GritIOError": "errors", "FormatError": "errors",
+    "StaleViewError": "errors",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'grit' has no attribute '{name}'")
+    import importlib
+    value = getattr(importlib.import_module("grit." + mod), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_LAZY))
+
+
+def library():
+    """The loaded C library (loads it): its path is library().path."""
+    from . import _lib
+    return _lib.get()

@@ -1,0 +1,245 @@
+"""Figures (PNG) from the CSV files of a run.
+
+From the shell (``grit plot ARGS`` runs exactly this)::
+
+    python3 -m grit.plot energy.csv                 # -> energy.png
+    python3 -m grit.plot run.csv -o fig.png --kind energy
+    python3 -m grit.plot a.csv b.csv --outdir figs/
+
+From Python::
+
+    import grit.plot
+    grit.plot.plot_file("energy.csv")               # returns the PNG paths
+    grit.plot.plot_energy(data, "energy.png")       # data: {column: array}
+
+The kind of a CSV is recognised from its columns (``--kind`` forces one):
+
+* ``energy``: step,time,<energy entries>,total,rel_error (see grit.records):
+  one figure, every non-zero energy entry and the total over time, and the
+  balance error below.
+* ``lawtest``: the law tester's record (columns u0..u5, f0..f5, stage, ...):
+  force against displacement for each of the six DoFs, and the friction
+  cone (tangential against normal force; ``--tan-phi`` draws the Coulomb
+  limit). Writes NAME-dofs.png and NAME-cone.png.
+
+A new kind is a function ``plot_x(data, out, title=None, **options)``
+returning the written paths, registered with ``@kind("x", detect)``.
+Every figure has labelled axes with units and a legend.
+"""
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .records import read_csv  # noqa: E402
+
+KINDS = {}  # name -> (detect(set of columns) -> bool, plot function)
+
+ENERGY_LABELS = {
+    "kinetic": "kinetic",
+    "elast": "elastic (stored in contacts)",
+    "grav": "gravity (potential energy gained)",
+    "plast": "plastic (frictional dissipation)",
+    "nonviscDamp": "non-viscous damping",
+    "viscDamp": "viscous damping (dashpot)",
+    "broken": "lost in broken contacts",
+}
+
+DOF_NAMES = ["normal (x)", "shear (y)", "shear (z)", "twist (rot x)", "bending (rot y)", "bending (rot z)"]
+
+
+def kind(name, detect):
+    """Register a plot function for CSVs whose column set satisfies detect(columns)."""
+    def deco(fn):
+        KINDS[name] = (detect, fn)
+        return fn
+    return deco
+
+
+def _finish(fig, out):
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def _need(data, cols, what):
+    missing = [c for c in cols if c not in data]
+    if missing:
+        raise ValueError(f"{what} needs the columns {', '.join(missing)}")
+
+
+# ------------------------------------------------------------------ energy
+def _is_energy(cols):
+    return {"step", "time", "total", "rel_error"} <= cols
+
+
+@kind("energy", _is_energy)
+def plot_energy(data, out, title=None):
+    """Energy entries and their total over time, the balance error below. Returns [out]."""
+    _need(data, ["time", "total", "rel_error"], "an energy plot")
+    t = data["time"]
+    entries = [c for c in data if c not in ("step", "time", "total", "rel_error")]
+    fig, (ax, axe) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+    zero = []
+    for c in entries:
+        if np.all(data[c] == 0):
+            zero.append(c)
+            continue
+        ax.plot(t, data[c], label=ENERGY_LABELS.get(c, c))
+    ax.plot(t, data["total"], "k--", lw=1.5, label="total (sum of all entries)")
+    ax.set_ylabel("energy [J]")
+    ax.axhline(0, color="0.7", lw=0.5)
+    ax.legend(loc="best", fontsize="small", title=("zero: " + ", ".join(zero)) if zero else None,
+              title_fontsize="x-small")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or "energy balance")
+    axe.plot(t, data["rel_error"], color="tab:red", label="(total - initial) / sum |entries|")
+    axe.set_xlabel("time [s]")
+    axe.set_ylabel("balance error [-]")
+    axe.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
+    axe.legend(loc="best", fontsize="small")
+    axe.grid(alpha=0.3)
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
+# ------------------------------------------------------------------ law tester
+def _is_lawtest(cols):
+    return all(f"u{j}" in cols and f"f{j}" in cols for j in range(6))
+
+
+def _stage_segments(data):
+    """(stage number, boolean row mask) per stage present, rows with a contact only."""
+    n = len(next(iter(data.values())))
+    stage = data.get("stage", np.zeros(n))
+    valid = np.isfinite(data["u0"]) & np.isfinite(data["f0"])
+    return [(int(s), (stage == s) & valid) for s in np.unique(stage[np.isfinite(stage)])]
+
+
+def _varies(part, whole):
+    """Does `part` change by more than 1e-6 of the largest magnitude of `whole`?"""
+    scale = np.nanmax(np.abs(whole)) if np.isfinite(whole).any() else 0.0
+    return scale > 0 and np.ptp(part) > 1e-6 * scale
+
+
+@kind("lawtest", _is_lawtest)
+def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
+    """Force against displacement per DoF (NAME-dofs.png) and the friction cone (NAME-cone.png).
+
+    Rows without a contact (NaN) are skipped; colours distinguish stages, named by stage_labels (a list,
+    one per stage) or by number. A DoF with no force and no motion says so instead of plotting."""
+    _need(data, [f"u{j}" for j in range(6)] + [f"f{j}" for j in range(6)], "a law-test plot")
+    stem = os.path.splitext(out)[0]
+    segs = _stage_segments(data)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    if len(segs) > len(colors):
+        colors = [plt.get_cmap("tab20")(k % 20) for k in range(len(segs))]
+
+    def label(s):
+        return f"stage {s}: {stage_labels[s]}" if stage_labels and 0 <= s < len(stage_labels) else f"stage {s}"
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
+    for j, ax in enumerate(axes.flat):
+        u, f = data[f"u{j}"], data[f"f{j}"]
+        if not np.any(np.nan_to_num(f)) and not np.any(np.abs(np.nan_to_num(u)) > 1e-9):
+            ax.text(0.5, 0.5, "no force, no motion\n(|u| < 1e-9 throughout)", ha="center", va="center",
+                    transform=ax.transAxes, color="0.4")
+            ax.set_xticks([])
+            ax.set_yticks([])
+        else:
+            for k, (s, m) in enumerate(segs):
+                # a stage that hardly moves or loads this DoF is one point on the path: no legend entry
+                if m.any() and (_varies(u[m], u) or _varies(f[m], f)):
+                    ax.plot(u[m], f[m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)], label=label(s))
+        rot = j >= 3
+        ax.set_xlabel(f"{'rotation' if rot else 'displacement'} u{j} [{'rad' if rot else 'm'}]")
+        ax.set_ylabel(f"{'torque' if rot else 'force'} f{j} [{'N m' if rot else 'N'}]")
+        ax.set_title(DOF_NAMES[j], fontsize="medium")
+        ax.grid(alpha=0.3)
+        ax.ticklabel_format(style="sci", scilimits=(-3, 4))
+        if ax.lines:
+            ax.legend(fontsize="x-small", loc="best")
+    fig.suptitle(title or "law test: force against displacement per DoF (on A, tester frame)")
+    fig.tight_layout()
+    paths = [_finish(fig, stem + "-dofs.png")]
+
+    fig, ax = plt.subplots(figsize=(7, 5.5))
+    fn = -data["f0"]
+    ft = np.hypot(data["f1"], data["f2"])
+    for k, (s, m) in enumerate(segs):
+        if m.any() and (_varies(fn[m], fn) or _varies(ft[m], ft)):
+            ax.plot(fn[m], ft[m], ".-", ms=2, lw=0.8, color=colors[k % len(colors)], label=label(s))
+    if tan_phi is not None:
+        fmax = np.nanmax(np.abs(fn)) if np.isfinite(fn).any() else 1.0
+        x = np.linspace(0, fmax, 2)
+        ax.plot(x, tan_phi * x, "k--", lw=1, label=f"Coulomb limit |f_t| = {tan_phi:g} f_n")
+    ax.set_xlabel("compressive normal force f_n = -f0 [N]")
+    ax.set_ylabel("tangential force |f_t| = hypot(f1, f2) [N]")
+    ax.set_title(title or "law test: friction cone")
+    ax.grid(alpha=0.3)
+    ax.ticklabel_format(style="sci", scilimits=(-3, 4))
+    if ax.lines:
+        ax.legend(fontsize="small", loc="best")
+    fig.tight_layout()
+    paths.append(_finish(fig, stem + "-cone.png"))
+    return paths
+
+
+# ------------------------------------------------------------------ files
+def detect_kind(columns):
+    cols = set(columns)
+    for name, (detect, _) in KINDS.items():
+        if detect(cols):
+            return name
+    return None
+
+
+def plot_file(csv, out=None, kind=None, title=None, **options):
+    """Plot one CSV file; returns the written PNG paths. out defaults to the CSV's name with .png."""
+    data = read_csv(csv)
+    k = kind or detect_kind(data)
+    if k is None:
+        raise ValueError(f"{csv}: cannot tell what the columns {', '.join(data)} are; known kinds: "
+                         f"{', '.join(KINDS)} (use --kind)")
+    if k not in KINDS:
+        raise ValueError(f"unknown kind '{k}'; known kinds: {', '.join(KINDS)}")
+    if out is None:
+        out = os.path.splitext(csv)[0] + ".png"
+    fn = KINDS[k][1]
+    if k == "lawtest":
+        return fn(data, out, title=title, tan_phi=options.get("tan_phi"), stage_labels=options.get("stage_labels"))
+    return fn(data, out, title=title)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, law tests).")
+    ap.add_argument("csv", nargs="+", help="CSV files written by grit run or by the Python package")
+    ap.add_argument("-o", "--out", help="output PNG (one CSV only); default: the CSV's name with .png")
+    ap.add_argument("--outdir", help="directory for the PNGs (default: next to each CSV)")
+    ap.add_argument("--kind", choices=sorted(KINDS), help="what the CSV holds (default: recognised from the columns)")
+    ap.add_argument("--title", help="figure title")
+    ap.add_argument("--tan-phi", type=float, help="law tests: friction coefficient, to draw the Coulomb limit")
+    a = ap.parse_args(argv)
+    if a.out and len(a.csv) > 1:
+        ap.error("-o/--out takes one CSV; use --outdir for several")
+    status = 0
+    for csv in a.csv:
+        out = a.out
+        if out is None and a.outdir:
+            out = os.path.join(a.outdir, os.path.splitext(os.path.basename(csv))[0] + ".png")
+        try:
+            for p in plot_file(csv, out, kind=a.kind, title=a.title, tan_phi=a.tan_phi):
+                print(p)
+        except (OSError, ValueError) as e:
+            print(f"grit plot: {e}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,621 @@
+"""Scenes, materials, particles, contacts and energy: the engine as Python objects.
+
+All parameter attributes (``Scene.damping``, ``FrictMat.young``, ...) are
+generated from the C parameter tables; see :mod:`grit.params`.
+"""
+import ctypes
+import numbers
+import time
+
+import numpy as np
+
+from . import _lib
+from .errors import ParameterError, StateError
+from .params import Group, ParamObject, as_vec3
+from .shapes import Shape, Sphere, bits_to_dofs, dofs_to_bits, shape_names
+from .views import make_view
+
+_LIB = _lib.get()
+_G_PARTICLES = _LIB.const["GRIT_ARRAYS_PARTICLES"]
+_G_CONTACTS = _LIB.const["GRIT_ARRAYS_CONTACTS"]
+_CONTACT_REAL = _LIB.const["GRIT_CONTACT_REAL"]
+
+
+def _check_id(value, what="particle id"):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ParameterError(f"{what} {value!r} is not an integer")
+    if not -2**31 <= int(value) < 2**31:
+        raise ParameterError(f"{what} {value} does not exist")
+    return int(value)
+
+
+# ---------------------------------------------------------------- materials
+class FrictMat(ParamObject):
+    """A FrictMat material (density, Young's modulus, stiffness ratio, friction).
+
+    ``FrictMat(density=2600, young=1e7, tan_phi=0.5)``; parameters not given
+    keep their defaults. A scene copies the material when the first particle
+    using it (or ``scene.add_material``) adds it; from then on the object is
+    frozen, since changing it would no longer change the scene."""
+
+    _group_name = "material"
+
+
+Group.get("material").install(FrictMat)
+
+
+# ---------------------------------------------------------------- runners
+class Runner:
+    """A Python function called every `every` steps while the scene runs (Woo's PyRunner)."""
+
+    def __init__(self, every, fn):
+        if isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1:
+            raise ParameterError(f"runner: every = {every!r} must be an integer >= 1 (steps)")
+        if not callable(fn):
+            raise ParameterError(f"runner: {fn!r} is not callable")
+        self.every, self.fn = int(every), fn
+
+    def __repr__(self):
+        return f"Runner(every={self.every}, fn={self.fn!r})"
+
+
+# ---------------------------------------------------------------- the scene
+class Scene:
+    """A DEM scene: parameters, materials, particles, contacts, energy.
+
+    ``Scene(dt=1e-5, gravity=(0, 0, -9.81), track_energy=True)``; every
+    keyword is a scene parameter (see the attributes, or docs/parameters.md).
+    A bad value raises ParameterError with the engine's message naming the
+    parameter and its valid range. Parameters may be changed between runs.
+    """
+
+    def __init__(self, **params):
+        g = Group.get("scene")
+        buf = g.new_def()
+        g.write_many(buf, params, "Scene")
+        ptr = _LIB.grit_scene_create(buf)
+        if not ptr:
+            raise ParameterError(_LIB.grit_create_error().decode())
+        object.__setattr__(self, "_ptr", ptr)
+        object.__setattr__(self, "_materials", [])
+        object.__setattr__(self, "_mat_index", {})
+        object.__setattr__(self, "_runners", [])
+        object.__setattr__(self, "_testers", [])  # C testers must be freed before the scene
+        object.__setattr__(self, "_chunk", 64)
+        object.__setattr__(self, "particles", Particles(self))
+        object.__setattr__(self, "contacts", Contacts(self))
+        object.__setattr__(self, "energy", Energy(self))
+
+    # -- lifecycle
+    def close(self):
+        """Free the engine's memory now; the scene (and its views) can no longer be used."""
+        ptr = self.__dict__.get("_ptr")
+        if ptr is not None:
+            for t in list(self.__dict__.get("_testers", ())):
+                t.close()
+            object.__setattr__(self, "_ptr", None)
+            _LIB.grit_scene_destroy(ptr)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _p(self):
+        ptr = self._ptr
+        if ptr is None:
+            raise StateError("the scene was closed")
+        return ptr
+
+    def _check(self, rc):
+        """rc if >= 0; else the exception of the C status with grit_last_error."""
+        if rc < 0:
+            raise _LIB.error(rc, _LIB.grit_last_error(self._ptr).decode())
+        return rc
+
+    # -- parameters (descriptors installed from the C table below)
+    def _param_get(self, p):
+        return self._params.read(p, _LIB.grit_scene_get_def(self._p()))
+
+    def _param_set(self, p, value):
+        g = self._params
+        buf = g.copy_def(_LIB.grit_scene_get_def(self._p()))
+        g.write(p, buf, value)
+        self._check(_LIB.grit_scene_set_def(self._ptr, buf))
+
+    def __setattr__(self, name, value):
+        if not name.startswith("_") and not hasattr(type(self), name):
+            raise self._params.unknown(name, "Scene")
+        object.__setattr__(self, name, value)
+
+    def params(self):
+        """All scene parameters as a dict."""
+        return {k: getattr(self, k) for k in self._params.params}
+
+    # -- materials
+    def add_material(self, mat):
+        """Register a FrictMat (copied into the engine); returns its index. Adding it again returns the same."""
+        if isinstance(mat, numbers.Integral) and not isinstance(mat, bool):
+            n = _LIB.grit_material_count(self._p())
+            if not 0 <= mat < n:
+                raise ParameterError(f"material {mat} does not exist ({n} material{'s' if n != 1 else ''} defined)")
+            return int(mat)
+        if not isinstance(mat, FrictMat):
+            raise ParameterError(f"material {mat!r} is neither a FrictMat nor a material index")
+        idx = self._mat_index.get(id(mat))
+        if idx is None:
+            idx = self._check(_LIB.grit_add_frictmat(self._p(), mat._def))
+            self._materials.append(mat)
+            self._mat_index[id(mat)] = idx
+            object.__setattr__(mat, "_frozen_reason", "the material is in a scene, which holds a copy; "
+                                                      "create a new FrictMat to change it")
+        return idx
+
+    @property
+    def materials(self):
+        """The materials of the scene, by index (a copy of the list)."""
+        return list(self._materials)
+
+    def _material_for(self, mat):
+        if mat is None:
+            if not self._materials:
+                self.add_material(FrictMat())
+            return 0
+        return self.add_material(mat)
+
+    def set_pair(self, mat_a, mat_b, **params):
+        """Override contact parameters for one pair of materials (kn, kt, tan_phi, cn: see docs/parameters.md)."""
+        a, b = self.add_material(mat_a), self.add_material(mat_b)
+        g = Group.get("pair")
+        buf = g.new_def()
+        g.write_many(buf, params, "set_pair")
+        self._check(_LIB.grit_set_pair(self._p(), a, b, buf))
+
+    # -- particles
+    def add(self, shape):
+        """Add a particle (a Sphere, Wall, Facet, ...) or an iterable of them; returns the id(s)."""
+        if isinstance(shape, Shape):
+            mat = self._material_for(shape.mat)
+            return self._check(shape.add_to(self._p(), mat))
+        try:
+            items = list(shape)
+        except TypeError:
+            raise ParameterError(f"add: {shape!r} is not a shape (Sphere, Wall, Facet) nor a list of them") from None
+        return [self.add(s) for s in items]
+
+    def add_spheres(self, centers, radii, mat=None, vel=None):
+        """Add N spheres from arrays: centers (N, 3), radii (N,) or a scalar, vel (N, 3) or None.
+
+        Returns the ids as an int array. All are checked before any is added."""
+        c = np.asarray(centers, dtype=float)
+        if c.ndim != 2 or c.shape[1] != 3:
+            raise ParameterError(f"add_spheres: centers must have shape (N, 3), not {c.shape}")
+        n = len(c)
+        r = np.broadcast_to(np.asarray(radii, dtype=float), (n,)) if np.ndim(radii) == 0 else np.asarray(radii, float)
+        if r.shape != (n,):
+            raise ParameterError(f"add_spheres: radii must be a number or have shape ({n},), not {r.shape}")
+        v = np.zeros((n, 3)) if vel is None else np.asarray(vel, dtype=float)
+        if v.shape != (n, 3):
+            raise ParameterError(f"add_spheres: vel must have shape ({n}, 3), not {v.shape}")
+        bad = ~(np.isfinite(c).all(axis=1) & np.isfinite(r) & (r > 0) & np.isfinite(v).all(axis=1))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ParameterError(f"add_spheres: sphere {i}: center {tuple(c[i])}, radius {r[i]} and velocity must "
+                                 "be finite, the radius positive (m)")
+        m = self._material_for(mat)
+        d = Sphere._c()[0]()
+        d.material = m
+        add = Sphere._c()[1]
+        ptr = self._p()
+        ids = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            d.pos.x, d.pos.y, d.pos.z = c[i]
+            d.vel.x, d.vel.y, d.vel.z = v[i]
+            d.radius = r[i]
+            ids[i] = self._check(add(ptr, ctypes.byref(d)))
+        return ids
+
+    # -- running
+    @property
+    def step(self):
+        """Number of steps run."""
+        return _LIB.grit_step_count(self._p())
+
+    @property
+    def time(self):
+        """Simulation time [s]."""
+        return _LIB.grit_time(self._p())
+
+    @property
+    def current_dt(self):
+        """The time step in use [s] (the parameter dt resolved; NaN before the first step if dt is automatic)."""
+        return _LIB.grit_dt(self._p())
+
+    @property
+    def critical_dt(self):
+        """Critical time step estimate [s] (p-wave, or sqrt(2m/k) for pair overrides)."""
+        return _LIB.grit_critical_dt(self._p())
+
+    def every(self, steps, fn):
+        """Call fn(scene) whenever the step count is a multiple of `steps` during run(); returns the Runner."""
+        r = Runner(steps, fn)
+        self._runners.append(r)
+        return r
+
+    def remove_runner(self, runner):
+        self._runners.remove(runner)
+
+    @property
+    def runners(self):
+        return list(self._runners)
+
+    def run(self, steps=None, *, until=None, check_every=1):
+        """Run `steps` steps, or until ``until(scene)`` is true, tested every `check_every` steps; with both,
+        whichever comes first. Returns the number of steps run.
+
+        Runners (``every``) are called at their steps. An engine error
+        (NumericError, ParameterError for a time step above the critical
+        one) leaves the scene at the last good step. Ctrl-C interrupts
+        between chunks of steps, also leaving a consistent scene."""
+        if steps is None and until is None:
+            raise ParameterError("run: give the number of steps, an until= condition, or both")
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0):
+            raise ParameterError(f"run: steps = {steps!r} must be an integer >= 0")
+        if isinstance(check_every, bool) or not isinstance(check_every, numbers.Integral) or check_every < 1:
+            raise ParameterError(f"run: check_every = {check_every!r} must be an integer >= 1")
+        if until is not None and not callable(until):
+            raise ParameterError(f"run: until = {until!r} is not callable")
+        ptr = self._p()
+        done = 0
+        while steps is None or done < steps:
+            n = steps - done if steps is not None else 1 << 62
+            if until is not None:
+                n = min(n, check_every - done % check_every)
+            now = _LIB.grit_step_count(ptr)
+            for r in self._runners:
+                n = min(n, r.every - now % r.every)
+            n = min(n, self._chunk)
+            t0 = time.perf_counter()
+            self._check(_LIB.grit_step(ptr, n))
+            self._adapt_chunk(n, time.perf_counter() - t0)
+            done += n
+            now += n
+            for r in list(self._runners):
+                if now % r.every == 0:
+                    r.fn(self)
+            if until is not None and done % check_every == 0 and until(self):
+                break
+        return done
+
+    def _adapt_chunk(self, n, seconds):
+        # chunks of about 0.1 s keep Ctrl-C responsive at a negligible cost per call
+        if n == self._chunk and seconds < 0.05:
+            object.__setattr__(self, "_chunk", min(self._chunk * 2, 1 << 30))
+        elif seconds > 0.2 and self._chunk > 1:
+            object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
+
+    def stats(self):
+        """Broad-phase and timing counters (rebuilds, sorts, potential_pairs, real_contacts, ...)."""
+        st = _lib.Stats()
+        _LIB.grit_get_stats(self._p(), ctypes.byref(st))
+        return {name: getattr(st, name) for name, _ in st._fields_}
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<grit.Scene (closed)>"
+        return (f"<grit.Scene: {len(self.particles)} particles, {len(self.contacts)} contacts, step {self.step}, "
+                f"time {self.time:g} s>")
+
+
+Group.get("scene").install(Scene)
+
+
+# ---------------------------------------------------------------- array views
+def _array_table(group):
+    out = {}
+    for i in range(_LIB.grit_array_count()):
+        info = _LIB.grit_array_info_at(i).contents
+        if info.group == group:
+            out[info.name.decode()] = (i, info)
+    return out
+
+
+def _view_property(index, info):
+    unit = _lib.text(info.unit)
+    ncomp = "rows of %d" % info.ncomp if info.ncomp > 1 else ("rows of a variable width" if info.ncomp == 0 else "")
+    doc = (f"{_lib.text(info.doc)} [{unit}]. NumPy view of engine memory ({'writable' if info.writable else 'read-only'}"
+           f"{', ' + ncomp if ncomp else ''}), in the engine's row order; stale after the arrays move.")
+
+    def get(self):
+        return make_view(self._scene, index, info)
+
+    return property(get, doc=doc)
+
+
+class _Views:
+    """Base of the particle and contact containers: one view property per array of the C table."""
+    _group = None
+
+    def __init__(self, scene):
+        self._scene = scene
+
+    @classmethod
+    def _install(cls):
+        cls._arrays = _array_table(cls._group)
+        for name, (i, info) in cls._arrays.items():
+            if name in cls.__dict__:
+                raise TypeError(f"grit: array {name} clashes with {cls.__name__}.{name}")
+            setattr(cls, name, _view_property(i, info))
+
+    def view_names(self):
+        return list(self._arrays)
+
+
+class Particles(_Views):
+    """The particles of a scene.
+
+    ``scene.particles[id]`` is one particle (a :class:`Particle`, Woo's
+    ``S.dem.par[id]``). The array attributes (``pos``, ``vel``, ``radius``,
+    ``id``, ...) are NumPy views of all particles in the engine's internal
+    row order: ``id`` gives the particle id of each row, ``rows(ids)`` the
+    rows of some ids, ``get(name, ids)`` a copy in id order."""
+    _group = _G_PARTICLES
+
+    def __len__(self):
+        return _LIB.grit_particle_count(self._scene._p())
+
+    def __getitem__(self, pid):
+        pid = _check_id(pid)
+        n = len(self)
+        if not 0 <= pid < n:
+            raise ParameterError(f"particle id {pid} does not exist ({n} particles)")
+        return Particle(self._scene, pid)
+
+    def __iter__(self):
+        for pid in range(len(self)):
+            yield Particle(self._scene, pid)
+
+    def rows(self, ids):
+        """Rows (indices into the views) of particle ids (an int or an array of ints)."""
+        a = np.asarray(ids)
+        if a.dtype.kind not in "iu":
+            raise ParameterError(f"particle ids must be integers, not {a.dtype}")
+        n = len(self)
+        if a.size and (a.min() < 0 or a.max() >= n):
+            bad = a[(a < 0) | (a >= n)].flat[0]
+            raise ParameterError(f"particle id {bad} does not exist ({n} particles)")
+        return self.index_of_id[a]
+
+    def get(self, name, ids=None):
+        """A copy of array `name` in id order (all particles, or the given ids)."""
+        if name not in self._arrays or name == "index_of_id":
+            raise ParameterError(f"no particle array '{name}' (known: {', '.join(self._arrays)})")
+        rows = self.rows(np.arange(len(self)) if ids is None else ids)
+        return getattr(self, name)[rows].copy()
+
+    def of_shape(self, kind):
+        """Boolean mask over rows: the particles of one shape ('sphere', 'wall', 'facet', ...)."""
+        names = shape_names()
+        code = next((k for k, v in names.items() if v == kind), None)
+        if code is None:
+            raise ParameterError(f"unknown shape '{kind}' (known: {', '.join(names.values())})")
+        return self.shape.copy() == code
+
+    def block(self, ids, dofs):
+        """Block DoFs ('xyzXYZ' letters; '' frees all) of particles: they keep their velocities."""
+        bits = dofs_to_bits(dofs)
+        for pid in np.atleast_1d(ids):
+            self[int(pid)].blocked = bits_to_dofs(bits)
+
+    def impose_vel(self, ids, vel, dofs="xyz"):
+        """Impose velocity components (blocks those DoFs and sets them); vel (3,) or (len(ids), 3)."""
+        ids = np.atleast_1d(ids)
+        v = np.broadcast_to(np.asarray(vel, dtype=float), (len(ids), 3))
+        for pid, vi in zip(ids, v):
+            self[int(pid)].impose_vel(vi, dofs)
+
+
+class Contacts(_Views):
+    """The contacts of a scene.
+
+    ``len(contacts)`` counts real contacts. The array attributes view all
+    candidate pairs of the broad phase (potential and real, in the engine's
+    order; ``flags & 1`` marks real ones, ``real`` gives the mask); their
+    values are valid for real contacts only. ``arrays()`` gives copies of the
+    real contacts with particle ids and global forces; ``contacts[i]`` the
+    i-th real contact as a dict (the C accessor grit_contact_get)."""
+    _group = _G_CONTACTS
+
+    def __len__(self):
+        return _LIB.grit_contact_count(self._scene._p())
+
+    @property
+    def real(self):
+        """Boolean mask over rows: real contacts (a copy)."""
+        return (self.flags.copy() & _CONTACT_REAL) != 0
+
+    def arrays(self):
+        """Copies of the real contacts: id_a, id_b, normal, ey, ez, point, uN, vel, angvel, force (local),
+        torque (local), force_global, kn, kt, tan_phi, cn, lens, area, ext."""
+        real = self.real
+        out = {name: getattr(self, name)[real] for name in
+               ("normal", "ey", "point", "uN", "vel", "angvel", "force", "torque", "kn", "kt", "tan_phi", "cn",
+                "lens", "area", "ext")}
+        ids = self._scene.particles.id.copy()
+        out["id_a"] = ids[self.row_a[real]]
+        out["id_b"] = ids[self.row_b[real]]
+        out["ez"] = np.cross(out["normal"], out["ey"])
+        f = out["force"]
+        out["force_global"] = (out["normal"] * f[:, :1] + out["ey"] * f[:, 1:2] + out["ez"] * f[:, 2:3])
+        return out
+
+    def __getitem__(self, i):
+        i = _check_id(i, "contact index")
+        info = _lib.ContactInfo()
+        self._scene._check(_LIB.grit_contact_get(self._scene._p(), i, ctypes.byref(info)))
+        out = {}
+        for name, _ in info._fields_:
+            v = getattr(info, name)
+            out[name] = v.tuple() if isinstance(v, _lib.Vec3) else (tuple(v) if name == "lens" else v)
+        return out
+
+    def find(self, id_a, id_b):
+        """Index (for contacts[i]) of the real contact between two particles, or None."""
+        k = _LIB.grit_contact_find(self._scene._p(), _check_id(id_a), _check_id(id_b))
+        return None if k < 0 else k
+
+
+Particles._install()
+Contacts._install()
+
+
+# ---------------------------------------------------------------- one particle
+def _vec3_getter(cname, doc):
+    fn = getattr(_LIB, cname)
+
+    def get(self):
+        v = _lib.Vec3()
+        self._scene._check(fn(self._scene._p(), self.id, ctypes.byref(v)))
+        return v.tuple()
+    get.__doc__ = doc
+    return get
+
+
+def _vec3_setter(cname, what):
+    fn = getattr(_LIB, cname)
+
+    def set_(self, value):
+        self._scene._check(fn(self._scene._p(), self.id, _lib.Vec3(*as_vec3(value, what))))
+    return set_
+
+
+class Particle:
+    """One particle of a scene, by id (stable over the particle's life): ``scene.particles[id]``."""
+    __slots__ = ("_scene", "id")
+
+    def __init__(self, scene, pid):
+        self._scene, self.id = scene, pid
+
+    pos = property(_vec3_getter("grit_get_pos", "position [m]"), _vec3_setter("grit_set_pos", "pos"))
+    vel = property(_vec3_getter("grit_get_vel", "velocity [m/s]"), _vec3_setter("grit_set_vel", "vel"))
+    angvel = property(_vec3_getter("grit_get_angvel", "angular velocity [rad/s]"),
+                      _vec3_setter("grit_set_angvel", "angvel"))
+    force = property(_vec3_getter("grit_get_force", "force of the last step [N]"))
+    torque = property(_vec3_getter("grit_get_torque", "torque of the last step [N m]"))
+
+    @property
+    def ori(self):
+        """Orientation quaternion (w, x, y, z)."""
+        q = _lib.Quat()
+        self._scene._check(_LIB.grit_get_ori(self._scene._p(), self.id, ctypes.byref(q)))
+        return (q.w, q.x, q.y, q.z)
+
+    @property
+    def mass(self):
+        """Mass [kg] (inf for boundaries)."""
+        m = ctypes.c_double()
+        self._scene._check(_LIB.grit_get_mass(self._scene._p(), self.id, ctypes.byref(m), None))
+        return m.value
+
+    @property
+    def inertia(self):
+        """Principal moments of inertia [kg m^2]."""
+        i = _lib.Vec3()
+        self._scene._check(_LIB.grit_get_mass(self._scene._p(), self.id, None, ctypes.byref(i)))
+        return i.tuple()
+
+    @property
+    def radius(self):
+        """Radius [m] (0 for shapes without one)."""
+        r = ctypes.c_double()
+        self._scene._check(_LIB.grit_get_radius(self._scene._p(), self.id, ctypes.byref(r)))
+        return r.value
+
+    @property
+    def shape(self):
+        """Shape name: 'sphere', 'wall', 'facet', ..."""
+        return shape_names()[self._scene._check(_LIB.grit_get_shape(self._scene._p(), self.id))]
+
+    @property
+    def blocked(self):
+        """Blocked DoFs as Woo's letters 'xyzXYZ'; assign a string to change them."""
+        ps = self._scene.particles
+        row = int(ps.index_of_id[self.id])
+        return bits_to_dofs(int(ps.flags[row]) & _LIB.const["GRIT_BLOCK_ALL"])
+
+    @blocked.setter
+    def blocked(self, dofs):
+        self._scene._check(_LIB.grit_set_blocked(self._scene._p(), self.id, dofs_to_bits(dofs)))
+
+    def impose_vel(self, vel, dofs="xyz"):
+        """Impose velocity components (letters of 'xyz'): they are blocked and keep the given values."""
+        if not isinstance(dofs, str) or set(dofs) - set("xyz"):
+            raise ParameterError(f"impose_vel: dofs = {dofs!r} must be letters of 'xyz'")
+        bits = dofs_to_bits(dofs)
+        self._scene._check(_LIB.grit_impose_vel(self._scene._p(), self.id, _lib.Vec3(*as_vec3(vel, "vel")), bits))
+
+    def __repr__(self):
+        return f"<grit particle {self.id}: {self.shape} at {self.pos}>"
+
+
+# ---------------------------------------------------------------- energy
+class Energy:
+    """The energy tracker: ``scene.energy['kinetic']``, ``.total``, ``.rel_error``, ``dict(scene.energy)``.
+
+    Entries are booked while the scene parameter track_energy is on; their
+    sum stays constant (up to rel_error) in a correct simulation."""
+
+    def __init__(self, scene):
+        self._scene = scene
+        self.names = [_LIB.grit_energy_name(k).decode() for k in range(_LIB.const["GRIT_E_COUNT"])]
+
+    def __getitem__(self, name):
+        try:
+            k = self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no energy entry '{name}' (entries: {', '.join(self.names)})") from None
+        return _LIB.grit_energy(self._scene._p(), k)
+
+    def keys(self):
+        return list(self.names)
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self):
+        return len(self.names)
+
+    def items(self):
+        return [(k, self[k]) for k in self.names]
+
+    def as_dict(self):
+        return dict(self.items())
+
+    @property
+    def total(self):
+        """Sum of all entries [J]."""
+        return _LIB.grit_energy_total(self._scene._p())
+
+    @property
+    def initial(self):
+        """The total when tracking started [J] (NaN before)."""
+        return _LIB.grit_energy_initial(self._scene._p())
+
+    @property
+    def rel_error(self):
+        """Balance error: (total - initial) / sum of |entries|."""
+        return _LIB.grit_energy_rel_error(self._scene._p())
+
+    def reset(self):
+        """Zero all entries and restart the balance."""
+        _LIB.grit_energy_reset(self._scene._p())
+
+    def __repr__(self):
+        return "Energy(" + ", ".join(f"{k}={v:g}" for k, v in self.items()) + f", total={self.total:g})"

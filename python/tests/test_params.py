@@ -1,0 +1,142 @@
+"""Parameters: generated from the C tables, validated by C, errors name the parameter and its range."""
+import math
+import re
+
+import pytest
+
+import grit
+from grit.params import Group
+from conftest import ROOT
+
+
+def header_params(macro):
+    """Parameter names of an X-macro list in include/grit/scene.h (the single declaration)."""
+    text = (ROOT / "include" / "grit" / "scene.h").read_text()
+    body = re.search(r"#define %s\(X\)(.*?)/\* clang-format on \*/" % macro, text, re.S).group(1)
+    return re.findall(r"X\((?:double|int|flag|vec3|choice),\s*(\w+),", body)
+
+
+@pytest.mark.parametrize("macro,group,cls", [("GRIT_SCENE_PARAMS", "scene", "Scene"),
+                                             ("GRIT_FRICTMAT_PARAMS", "material", "FrictMat"),
+                                             ("GRIT_PAIR_PARAMS", "pair", None)])
+def test_every_declared_parameter_is_exported(macro, group, cls):
+    names = header_params(macro)
+    assert names, macro
+    assert list(Group.get(group).params) == names
+    if cls:
+        for n in names:
+            assert isinstance(getattr(getattr(grit, cls), n), grit.params.Param)
+
+
+def test_defaults_and_docs_come_from_c():
+    s = grit.Scene()
+    assert math.isnan(s.dt)
+    assert s.dt_safety == 0.9 and s.gravity == (0.0, 0.0, 0.0) and s.law == "idealelpl"
+    assert s.track_energy is False and s.sort_period == 500 and isinstance(s.sort_period, int)
+    doc = grit.Scene.damping.__doc__
+    assert "Cundall" in doc and "[0, 1)" in doc and "default: 0" in doc
+    assert "[m/s^2]" in grit.Scene.gravity.__doc__
+    m = grit.FrictMat()
+    assert m.density == 1000.0 and m.young == 1e9 and m.kt_div_kn == 0.2 and m.tan_phi == 0.5
+    assert "[Pa]" in grit.FrictMat.young.__doc__ and "(0, inf)" in grit.FrictMat.young.__doc__
+
+
+def test_set_and_get_every_type():
+    s = grit.Scene(dt=1e-4, gravity=[0, 0, -9.81], law="linel6", char_len=0.1, track_energy=1)
+    assert s.dt == 1e-4 and s.gravity == (0.0, 0.0, -9.81) and s.law == "linel6" and s.char_len == 0.1
+    assert s.track_energy is True
+    s.law = 0
+    assert s.law == "idealelpl"
+    s.sort_period = 7
+    assert s.sort_period == 7
+    s.dt = float("nan")
+    assert math.isnan(s.dt)
+    assert s.params()["sort_period"] == 7
+
+
+@pytest.mark.parametrize("name,value,message", [
+    ("damping", 1.5, "parameter 'damping' = 1.5 is out of range: must be [0, 1) (-)"),
+    ("damping", -0.1, "parameter 'damping' = -0.10000000000000001 is out of range: must be [0, 1) (-)"),
+    ("dt", 0.0, "parameter 'dt' = 0 is out of range: must be (0, inf) or nan (s)"),
+    ("dt", -1, "parameter 'dt' = -1 is out of range: must be (0, inf) or nan (s)"),
+    ("dt_safety", float("nan"), "parameter 'dt_safety' = nan is out of range: must be (0, 1] (-)"),
+    ("sort_period", -3, "parameter 'sort_period' = -3 is out of range: must be [0, 1000000000] (steps)"),
+    ("sort_period", 2.5, "parameter 'sort_period' = 2.5 is not an integer (valid: [0, 1000000000])"),
+    ("law", "hertz", "parameter 'law' = 'hertz' is not one of idealelpl|linel6|kuhn"),
+    ("law", 7, "parameter 'law' = 7 is out of range: must be one of idealelpl|linel6|kuhn (-)"),
+    ("track_energy", 2, "parameter 'track_energy' = 2 is out of range: must be true/false or 1/0 (-)"),
+    ("track_energy", "yes", "parameter 'track_energy' = 'yes' is not a boolean"),
+    ("gravity", (0, 0), "parameter 'gravity' = (0, 0) is not a vector of 3 numbers"),
+    ("gravity", 9.81, "parameter 'gravity' = 9.81 is not a vector of 3 numbers"),
+    ("gravity", (0, 0, math.nan), "parameter 'gravity' = nan is out of range: must be (-inf, inf) (m/s^2)"),
+    ("damping", "0.1", "parameter 'damping' = '0.1' is not a number"),
+])
+def test_bad_values_raise_the_c_message_and_change_nothing(name, value, message):
+    s = grit.Scene()
+    before = s.params()
+    with pytest.raises(grit.ParameterError) as e:
+        setattr(s, name, value)
+    assert str(e.value) == message
+    after = s.params()
+    assert repr(after) == repr(before)
+    with pytest.raises(grit.ParameterError) as e2:
+        grit.Scene(**{name: value})
+    assert str(e2.value) == message
+    assert isinstance(e.value, ValueError)
+
+
+def test_whole_definition_checks():
+    with pytest.raises(grit.ParameterError, match="the linel6 law needs char_len > 0"):
+        grit.Scene(law="linel6")
+    s = grit.Scene()
+    with pytest.raises(grit.ParameterError, match="the linel6 law needs char_len > 0"):
+        s.law = "linel6"
+    assert s.law == "idealelpl"
+
+
+def test_unknown_names():
+    with pytest.raises(grit.ParameterError, match="unknown scene parameter 'dampnig' of Scene; did you mean 'damping'"):
+        grit.Scene(dampnig=0.1)
+    s = grit.Scene()
+    with pytest.raises(grit.ParameterError, match="did you mean 'damping'"):
+        s.dampnig = 0.1
+    with pytest.raises(grit.ParameterError, match="unknown material parameter 'yuong'.*did you mean 'young'"):
+        grit.FrictMat(yuong=1e7)
+    with pytest.raises(AttributeError):
+        s.step = 3  # read-only property, not a parameter
+
+
+def test_material_errors_and_freezing():
+    with pytest.raises(grit.ParameterError, match=r"parameter 'young' = -1 is out of range: must be \(0, inf\) \(Pa\)"):
+        grit.FrictMat(young=-1)
+    m = grit.FrictMat(density=2600)
+    m.young = 2e7
+    s = grit.Scene()
+    assert s.add_material(m) == 0
+    assert s.add_material(m) == 0
+    with pytest.raises(grit.StateError, match="holds a copy"):
+        m.young = 3e7
+    assert m.young == 2e7
+    with pytest.raises(grit.ParameterError, match=r"material 3 does not exist \(1 material defined\)"):
+        s.add_material(3)
+    with pytest.raises(grit.ParameterError, match="neither a FrictMat"):
+        s.add_material("steel")
+
+
+def test_pair_overrides():
+    s = grit.Scene()
+    a, b = grit.FrictMat(), grit.FrictMat(young=2e9)
+    s.set_pair(a, b, kn=1e6, cn=3.0)
+    with pytest.raises(grit.ParameterError, match=r"parameter 'kn' = -1 is out of range: must be \(0, inf\) or nan"):
+        s.set_pair(a, b, kn=-1)
+    with pytest.raises(grit.ParameterError, match="unknown pair parameter 'k_n'"):
+        s.set_pair(a, b, k_n=1)
+    with pytest.raises(grit.ParameterError, match="material 5 does not exist"):
+        s.set_pair(0, 5, kn=1)
+    # the override is used: two spheres touching get kn from it
+    s.dt = 1e-6
+    s.add(grit.Sphere((0, 0, 0), 0.1, mat=a))
+    s.add(grit.Sphere((0.19, 0, 0), 0.1, mat=b))
+    s.run(1)
+    c = s.contacts[0]
+    assert c["kn"] == 1e6 and c["cn"] == 3.0 and c["kt"] == pytest.approx(0.2e6)

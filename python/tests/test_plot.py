@@ -1,0 +1,112 @@
+"""CSV records and figures."""
+import subprocess
+import sys
+
+import matplotlib.image
+import numpy as np
+import pytest
+
+import grit
+from grit import plot, records
+
+
+def energy_run(tmp_path):
+    s = grit.Scene(dt=1e-5, gravity=(0, 0, -9.81))
+    m = grit.FrictMat(density=2600, young=1e7)
+    s.add(grit.Wall(0, axis="z", sense=1, mat=m))
+    s.add(grit.Sphere((0, 0, 0.0505), 0.05, mat=m))
+    rec = grit.EnergyRecorder(s, every=20)
+    s.run(4000)
+    return s, rec
+
+
+def test_energy_recorder_csv_round_trip(tmp_path):
+    s, rec = energy_run(tmp_path)
+    assert s.track_energy is True
+    path = rec.save(str(tmp_path / "sub" / "energy.csv"))
+    header = open(path).readline().strip()
+    assert header == "step,time,kinetic,elast,grav,plast,nonviscDamp,viscDamp,broken,total,rel_error"
+    data = records.read_csv(path)
+    assert list(data["step"][:3]) == [20, 40, 60] and len(data["step"]) == 200
+    for k, v in rec.data.items():
+        assert np.array_equal(data[k], v)  # %.17g: exact
+    assert data["elast"].max() > 0 and np.allclose(data["total"], sum(data[n] for n in s.energy.names), atol=1e-15)
+    rec.stop()
+    s.run(100)
+    assert len(rec.rows) == 200
+
+
+def test_energy_figure(tmp_path):
+    s, rec = energy_run(tmp_path)
+    (png,) = rec.plot(str(tmp_path / "e.png"), title="test")
+    img = matplotlib.image.imread(png)
+    assert img.shape[0] > 500 and img.shape[1] > 700
+    # from the command line, as `grit plot` runs it
+    csv = rec.save(str(tmp_path / "energy.csv"))
+    r = subprocess.run([sys.executable, "-m", "grit.plot", csv], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(plot.__file__).rsplit("/grit/", 1)[0]})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / "energy.png")
+    assert (tmp_path / "energy.png").stat().st_size > 10000
+
+
+def test_csv_errors(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("# comment\nstep,time,total,rel_error\n1,0.1,2,0\n2,0.2,x,0\n")
+    with pytest.raises(ValueError, match=r"bad.csv:4: column 'total': 'x' is not a number"):
+        records.read_csv(str(bad))
+    bad.write_text("step,time\n1,2,3\n")
+    with pytest.raises(ValueError, match=r"bad.csv:2: 3 fields, the header has 2"):
+        records.read_csv(str(bad))
+    bad.write_text("")
+    with pytest.raises(ValueError, match="no header line"):
+        records.read_csv(str(bad))
+    bad.write_text("a,a\n1,2\n")
+    with pytest.raises(ValueError, match="repeated column names"):
+        records.read_csv(str(bad))
+    with pytest.raises(ValueError, match="must not contain commas"):
+        records.write_csv(str(tmp_path / "x.csv"), ["a,b"], [])
+    with pytest.raises(ValueError, match="row of 1 values for 2 columns"):
+        records.write_csv(str(tmp_path / "x.csv"), ["a", "b"], [[1]])
+    records.write_csv(str(tmp_path / "n.csv"), ["a", "b"], [[float("nan"), float("-inf")]])
+    assert open(tmp_path / "n.csv").read() == "a,b\nnan,-inf\n"
+
+
+def test_cli_errors(tmp_path, capsys):
+    other = tmp_path / "other.csv"
+    other.write_text("x,y\n1,2\n")
+    assert plot.main([str(other)]) == 1
+    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest (use --kind)" in capsys.readouterr().err
+    assert plot.main([str(other), "--kind", "energy"]) == 1
+    assert "an energy plot needs the columns time, total, rel_error" in capsys.readouterr().err
+    assert plot.main([str(tmp_path / "missing.csv")]) == 1
+    assert "No such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        plot.main([str(other), str(other), "-o", "x.png"])
+
+
+def synthetic_lawtest(path):
+    """A law-tester record (columns as in include/grit/tester.h) of an elastic-plastic path."""
+    n = 300
+    t = np.linspace(0, 3, n)
+    stage = np.repeat([0, 1, 2], n // 3)
+    u = np.zeros((6, n))
+    u[0] = -np.minimum(t, 1) * 1e-3
+    u[1] = np.clip(t - 1, 0, 1) * 2e-3
+    f = np.zeros((6, n))
+    f[0] = 1e6 * u[0] * np.where(stage == 2, 1 - (t - 2), 1)
+    f[1] = -np.minimum(2e5 * u[1], 0.5 * -f[0])
+    cols = ["step", "time", "stage", "contact"] + [f"u{j}" for j in range(6)] + [f"f{j}" for j in range(6)]
+    rows = np.column_stack([np.arange(n), t, stage, np.ones(n), *u, *f])
+    rows[:5, 4:] = np.nan  # no contact yet
+    records.write_csv(path, cols, rows)
+
+
+def test_lawtest_figures(tmp_path):
+    csv = str(tmp_path / "law.csv")
+    synthetic_lawtest(csv)
+    assert plot.detect_kind(records.read_csv(csv)) == "lawtest"
+    paths = plot.plot_file(csv, tan_phi=0.5)
+    assert paths == [str(tmp_path / "law-dofs.png"), str(tmp_path / "law-cone.png")]
+    for p in paths:
+        assert matplotlib.image.imread(p).shape[0] > 400

@@ -1,0 +1,121 @@
+/* grit: reflection for bindings (reflect.h). A new parameter group, public
+ * constant or mirrored struct is one line in the matching table below. */
+#include "grit/reflect.h"
+
+#include <string.h>
+
+#include "grit/arrays.h"
+#include "grit/scene.h"
+#include "grit/shapes.h"
+#include "grit/tester.h"
+
+/* ---- parameter groups ---------------------------------------------------- */
+typedef struct group {
+    const grit_param_table *table;
+    size_t size;
+    void (*fill)(void *def);
+} group;
+
+#define FILLER(type, fn) \
+    static void fill_##type(void *d) { *(type *)d = fn(); }
+FILLER(grit_scene_def, grit_default_scene_def)
+FILLER(grit_frictmat_def, grit_default_frictmat_def)
+FILLER(grit_pair_def, grit_default_pair_def)
+FILLER(grit_tester_def, grit_default_tester_def)
+#define GROUP(table, type) {&table, sizeof(type), fill_##type},
+
+static const group groups[] = {
+    GROUP(grit_scene_param_table, grit_scene_def)
+    GROUP(grit_frictmat_param_table, grit_frictmat_def)
+    GROUP(grit_pair_param_table, grit_pair_def)
+    GROUP(grit_tester_param_table, grit_tester_def)
+};
+enum { N_GROUPS = (int)(sizeof groups / sizeof groups[0]) };
+
+static const group *find_group(const grit_param_table *t)
+{
+    for (int i = 0; i < N_GROUPS; i++)
+        if (groups[i].table == t) return &groups[i];
+    return NULL;
+}
+
+int grit_reflect_group_count(void) { return N_GROUPS; }
+
+const grit_param_table *grit_reflect_group(int i) { return i >= 0 && i < N_GROUPS ? groups[i].table : NULL; }
+
+const grit_param_table *grit_reflect_group_find(const char *name)
+{
+    for (int i = 0; name && i < N_GROUPS; i++)
+        if (strcmp(groups[i].table->name, name) == 0) return groups[i].table;
+    return NULL;
+}
+
+const grit_param_info *grit_reflect_param(const grit_param_table *t, int i)
+{
+    return t && i >= 0 && i < t->count ? &t->params[i] : NULL;
+}
+
+size_t grit_reflect_def_size(const grit_param_table *t)
+{
+    const group *g = find_group(t);
+    return g ? g->size : 0;
+}
+
+int grit_reflect_def_default(const grit_param_table *t, void *def, size_t size)
+{
+    const group *g = find_group(t);
+    if (!g || !def || size != g->size) return -1;
+    g->fill(def);
+    return 0;
+}
+
+/* ---- constants ------------------------------------------------------------- */
+typedef struct constant {
+    const char *name;
+    long value;
+} constant;
+
+#define K(name) {#name, (long)(name)},
+static const constant constants[] = {
+    K(GRIT_OK) K(GRIT_EINVAL) K(GRIT_ENOMEM) K(GRIT_ESTATE) K(GRIT_EIO) K(GRIT_EFORMAT) K(GRIT_ENUMERIC)
+    K(GRIT_SHAPE_SPHERE) K(GRIT_SHAPE_WALL) K(GRIT_SHAPE_FACET) K(GRIT_SHAPE_INFCYLINDER) K(GRIT_SHAPE_CAPSULE)
+    K(GRIT_SHAPE_ELLIPSOID) K(GRIT_SHAPE_ROD) K(GRIT_SHAPE_COUNT)
+    K(GRIT_BLOCK_X) K(GRIT_BLOCK_Y) K(GRIT_BLOCK_Z) K(GRIT_BLOCK_RX) K(GRIT_BLOCK_RY) K(GRIT_BLOCK_RZ)
+    K(GRIT_BLOCK_ALL)
+    K(GRIT_MASK_PARTICLE) K(GRIT_MASK_BOUNDARY) K(GRIT_MASK_LONE)
+    K(GRIT_E_COUNT)
+    K(GRIT_PT_double) K(GRIT_PT_int) K(GRIT_PT_flag) K(GRIT_PT_vec3) K(GRIT_PT_choice)
+    K(GRIT_P_NAN_OK) K(GRIT_P_MIN_EXCL) K(GRIT_P_MAX_EXCL)
+    K(GRIT_ARRAYS_PARTICLES) K(GRIT_ARRAYS_CONTACTS) K(GRIT_CONTACT_REAL)
+    K(GRIT_IMPOSE_FREE) K(GRIT_IMPOSE_VEL) K(GRIT_IMPOSE_FORCE)
+    K(GRIT_TQ_NONE) K(GRIT_TQ_CONTACT) K(GRIT_TQ_BROKEN) K(GRIT_TQ_UN) K(GRIT_TQ_U) K(GRIT_TQ_F) K(GRIT_TQ_V)
+    K(GRIT_TQ_FERR_REL) K(GRIT_TQ_FERR_ABS) K(GRIT_TQ_STEP) K(GRIT_TQ_TIME) K(GRIT_TQ_BOUNCES) K(GRIT_TQ_ENERGY)
+    K(GRIT_OP_LT) K(GRIT_OP_LE) K(GRIT_OP_GT) K(GRIT_OP_GE)
+};
+enum { N_CONSTANTS = (int)(sizeof constants / sizeof constants[0]) };
+
+int grit_reflect_constant_count(void) { return N_CONSTANTS; }
+const char *grit_reflect_constant_name(int i) { return i >= 0 && i < N_CONSTANTS ? constants[i].name : NULL; }
+long grit_reflect_constant_value(int i) { return i >= 0 && i < N_CONSTANTS ? constants[i].value : 0; }
+
+/* ---- struct sizes ------------------------------------------------------------ */
+typedef struct sized {
+    const char *name;
+    size_t size;
+} sized;
+
+#define S(type) {#type, sizeof(type)},
+static const sized sizes[] = {
+    S(grit_vec3) S(grit_quat) S(grit_param_info) S(grit_param_table)
+    S(grit_sphere_def) S(grit_wall_def) S(grit_facet_def)
+    S(grit_infcylinder_def) S(grit_capsule_def) S(grit_ellipsoid_def) S(grit_rod_def)
+    S(grit_tester_state) S(grit_tester_cond) S(grit_tester_stage)
+    S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
+};
+
+size_t grit_reflect_sizeof(const char *type)
+{
+    for (size_t i = 0; type && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].name, type) == 0) return sizes[i].size;
+    return 0;
+}

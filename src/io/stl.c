@@ -1,0 +1,326 @@
+/* grit: STL reader (ASCII and binary) -> facets.
+ *
+ * The whole file is parsed into a triangle list before anything is added,
+ * so that a malformed file changes nothing. Binary or ASCII is decided by
+ * the size: a binary file is exactly 84 + 50 N bytes with N the count at
+ * byte 80 (many binary files start with "solid" too, so the text alone
+ * cannot tell); anything else must be ASCII and start with "solid". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/storage.h"
+#include "grit/stl.h"
+
+grit_stl_def grit_default_stl_def(void)
+{
+    return (grit_stl_def){.material = 0, .half_thick = 0.0, .scale = 1.0, .ori = q_identity(), .shift = v3(0, 0, 0),
+                          .vel = v3(0, 0, 0), .mask = GRIT_MASK_BOUNDARY};
+}
+
+typedef struct tri_list {
+    grit_vec3 (*t)[3];
+    int n, cap;
+} tri_list;
+
+static int tri_push(tri_list *l, const grit_vec3 v[3])
+{
+    if (l->n == l->cap) {
+        int c = l->cap ? 2 * l->cap : 256;
+        void *p = realloc(l->t, sizeof *l->t * (size_t)c);
+        if (!p) return -1;
+        l->t = p;
+        l->cap = c;
+    }
+    memcpy(l->t[l->n++], v, sizeof(grit_vec3[3]));
+    return 0;
+}
+
+static int read_file(grit_scene *s, const char *path, char **buf, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return grit_fail(s, GRIT_EIO, "%s: cannot open STL file: %s", path, strerror(errno));
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return grit_fail(s, GRIT_EIO, "%s: cannot determine the file size", path);
+    }
+    char *b = malloc((size_t)n + 1);
+    if (!b) {
+        fclose(f);
+        return grit_fail(s, GRIT_ENOMEM, "%s: out of memory reading %ld bytes", path, n);
+    }
+    size_t got = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    if ((long)got != n) {
+        free(b);
+        return grit_fail(s, GRIT_EIO, "%s: read %zu of %ld bytes", path, got, n);
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------- binary */
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static double lefloat(const unsigned char *p)
+{
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void header_name(const unsigned char *h, char out[81])
+{
+    int n = 0;
+    for (int k = 0; k < 80 && h[k] >= 32 && h[k] < 127; k++) out[n++] = (char)h[k];
+    while (n > 0 && out[n - 1] == ' ') n--;
+    out[n] = '\0';
+}
+
+static int parse_binary(grit_scene *s, const char *path, const unsigned char *b, uint32_t count, tri_list *l)
+{
+    const unsigned char *r = b + 84;
+    for (uint32_t i = 0; i < count; i++, r += 50) {
+        grit_vec3 v[3];
+        for (int k = 0; k < 3; k++) {
+            const unsigned char *q = r + 12 + 12 * k;
+            v[k] = v3(lefloat(q), lefloat(q + 4), lefloat(q + 8));
+            if (!v3_isfinite(v[k]))
+                return grit_fail(s, GRIT_EFORMAT, "%s: binary STL facet %u vertex %d is not finite (%g, %g, %g)", path,
+                                 i, k, v[k].x, v[k].y, v[k].z);
+        }
+        if (tri_push(l, v)) return grit_fail(s, GRIT_ENOMEM, "%s: out of memory at facet %u", path, i);
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------------- ASCII */
+typedef struct lexer {
+    const char *p, *end, *path;
+    int line;     /* line of the current position */
+    int tok_line; /* line of the last token */
+    char tok[64];
+} lexer;
+
+/* Next whitespace-separated token into lx->tok (truncated); false at EOF. */
+static bool next_token(lexer *lx)
+{
+    while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n')) {
+        if (*lx->p == '\n') lx->line++;
+        lx->p++;
+    }
+    if (lx->p >= lx->end) {
+        lx->tok[0] = '\0';
+        lx->tok_line = lx->line;
+        return false;
+    }
+    lx->tok_line = lx->line;
+    size_t n = 0;
+    while (lx->p < lx->end && !(*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n')) {
+        if (n + 1 < sizeof lx->tok) lx->tok[n++] = *lx->p;
+        lx->p++;
+    }
+    lx->tok[n] = '\0';
+    return true;
+}
+
+/* The rest of the current line (a solid's name). */
+static void rest_of_line(lexer *lx, char *out, size_t len)
+{
+    while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t')) lx->p++;
+    size_t n = 0;
+    while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r') {
+        if (out && n + 1 < len) out[n++] = *lx->p;
+        lx->p++;
+    }
+    if (out) out[n] = '\0';
+}
+
+static int expect(grit_scene *s, lexer *lx, const char *word)
+{
+    if (next_token(lx) && strcasecmp(lx->tok, word) == 0) return 0;
+    if (!lx->tok[0])
+        return grit_fail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected '%s'", lx->path, lx->tok_line, word);
+    return grit_fail(s, GRIT_EFORMAT, "%s:%d: expected '%s', found '%s'", lx->path, lx->tok_line, word, lx->tok);
+}
+
+static int number(grit_scene *s, lexer *lx, const char *what, bool finite, double *out)
+{
+    if (!next_token(lx))
+        return grit_fail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected %s", lx->path, lx->tok_line, what);
+    char *end;
+    errno = 0;
+    double v = strtod(lx->tok, &end);
+    if (end == lx->tok || *end != '\0')
+        return grit_fail(s, GRIT_EFORMAT, "%s:%d: %s '%s' is not a number", lx->path, lx->tok_line, what, lx->tok);
+    if (finite && (!isfinite(v) || errno == ERANGE))
+        return grit_fail(s, GRIT_EFORMAT, "%s:%d: %s '%s' is not finite", lx->path, lx->tok_line, what, lx->tok);
+    *out = v;
+    return 0;
+}
+
+static int parse_ascii(grit_scene *s, const char *path, const char *b, long len, tri_list *l, char name[81])
+{
+    lexer lx = {b, b + len, path, 1, 1, ""};
+    if (expect(s, &lx, "solid")) return GRIT_EFORMAT;
+    rest_of_line(&lx, name, 81);
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (;;) {
+        if (!next_token(&lx))
+            return grit_fail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected 'endsolid'", path, lx.tok_line);
+        if (strcasecmp(lx.tok, "endsolid") == 0) {
+            rest_of_line(&lx, NULL, 0);
+            if (!next_token(&lx)) return 0;
+            if (strcasecmp(lx.tok, "solid") != 0)
+                return grit_fail(s, GRIT_EFORMAT, "%s:%d: expected 'solid' or the end of the file, found '%s'", path,
+                                 lx.tok_line, lx.tok);
+            rest_of_line(&lx, NULL, 0);
+            continue;
+        }
+        if (strcasecmp(lx.tok, "facet") != 0)
+            return grit_fail(s, GRIT_EFORMAT, "%s:%d: expected 'facet' or 'endsolid', found '%s'", path, lx.tok_line,
+                             lx.tok);
+        double x;
+        if (expect(s, &lx, "normal")) return GRIT_EFORMAT;
+        for (int k = 0; k < 3; k++) /* the normal is not used (facets are two-sided) but must be a number */
+            if (number(s, &lx, "normal component", false, &x)) return GRIT_EFORMAT;
+        if (expect(s, &lx, "outer") || expect(s, &lx, "loop")) return GRIT_EFORMAT;
+        grit_vec3 v[3];
+        for (int k = 0; k < 3; k++) {
+            if (expect(s, &lx, "vertex")) return GRIT_EFORMAT;
+            double c[3];
+            for (int j = 0; j < 3; j++) {
+                char what[32];
+                snprintf(what, sizeof what, "vertex %s coordinate", axis[j]);
+                if (number(s, &lx, what, true, &c[j])) return GRIT_EFORMAT;
+            }
+            v[k] = v3(c[0], c[1], c[2]);
+        }
+        if (expect(s, &lx, "endloop") || expect(s, &lx, "endfacet")) return GRIT_EFORMAT;
+        if (tri_push(l, v)) return grit_fail(s, GRIT_ENOMEM, "%s:%d: out of memory", path, lx.tok_line);
+    }
+}
+
+/* ------------------------------------------------------------ loading */
+static int check_def(grit_scene *s, const char *path, const grit_stl_def *d, grit_quat *q)
+{
+    if (!(d->scale > 0) || !isfinite(d->scale))
+        return grit_fail(s, GRIT_EINVAL, "%s: scale = %g must be positive and finite", path, d->scale);
+    if (!(d->half_thick >= 0) || !isfinite(d->half_thick))
+        return grit_fail(s, GRIT_EINVAL, "%s: half_thick = %g must be >= 0 and finite (m)", path, d->half_thick);
+    if (!v3_isfinite(d->shift) || !v3_isfinite(d->vel))
+        return grit_fail(s, GRIT_EINVAL, "%s: shift and velocity must be finite", path);
+    double n = q_norm(d->ori);
+    if (!isfinite(n) || !(n > 1e-12))
+        return grit_fail(s, GRIT_EINVAL, "%s: orientation (%g, %g, %g, %g) must be a finite nonzero quaternion", path,
+                         d->ori.w, d->ori.x, d->ori.y, d->ori.z);
+    *q = q_normalized(d->ori);
+    if (grit_check_material(s, "STL facets", d->material)) return GRIT_EINVAL;
+    return 0;
+}
+
+/* Same test as grit_add_facet: collinear vertices. */
+static bool degenerate(const grit_vec3 v[3])
+{
+    grit_vec3 e1 = v3_sub(v[1], v[0]), e2 = v3_sub(v[2], v[0]);
+    double scale = fmax(v3_norm2(e1), v3_norm2(e2));
+    return !(v3_norm(v3_cross(e1, e2)) > 1e-12 * scale) || scale == 0;
+}
+
+/* Remove the particles (all facets) appended since n0 / nf0. */
+static void roll_back(grit_scene *s, int n0, int nf0)
+{
+    for (int i = n0; i < s->b.n; i++) s->id2idx[s->b.id[i]] = -1;
+    s->b.n = n0;
+    s->n_facets = nf0;
+}
+
+int grit_load_stl(grit_scene *s, const char *path, const grit_stl_def *def, grit_stl_info *info)
+{
+    grit_stl_info inf = {-1, 0, 0, 0, ""};
+    grit_quat q = q_identity();
+    if (check_def(s, path, def, &q)) return GRIT_EINVAL;
+    char *buf = NULL;
+    long len = 0;
+    int rc = read_file(s, path, &buf, &len);
+    if (rc) return rc;
+    tri_list l = {NULL, 0, 0};
+    const unsigned char *ub = (const unsigned char *)buf;
+    uint32_t count = len >= 84 ? le32(ub + 80) : 0;
+    if (len >= 84 && (uint64_t)len == 84 + 50 * (uint64_t)count) {
+        inf.binary = 1;
+        header_name(ub, inf.name);
+        rc = parse_binary(s, path, ub, count, &l);
+    } else {
+        const char *p = buf;
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+        if (strncasecmp(p, "solid", 5) != 0) {
+            if (len >= 84)
+                rc = grit_fail(s, GRIT_EFORMAT,
+                               "%s: neither binary STL (%ld bytes, but the header's facet count %u needs %llu) nor "
+                               "ASCII STL (does not start with 'solid')",
+                               path, len, count, 84ULL + 50ULL * count);
+            else
+                rc = grit_fail(s, GRIT_EFORMAT, "%s: %ld bytes: too short for binary STL and not ASCII STL (no 'solid')",
+                               path, len);
+        } else if (memchr(buf, '\0', (size_t)len)) {
+            rc = grit_fail(s, GRIT_EFORMAT,
+                           "%s: starts with 'solid' but holds binary data and its size %ld is not 84 + 50 x %u "
+                           "(truncated binary STL?)",
+                           path, len, count);
+        } else {
+            rc = parse_ascii(s, path, buf, len, &l, inf.name);
+        }
+    }
+    free(buf);
+    if (rc) {
+        free(l.t);
+        return rc;
+    }
+    for (int i = 0; i < l.n; i++) /* place every vertex first: refuse before adding anything */
+        for (int k = 0; k < 3; k++) {
+            grit_vec3 p = v3_add(def->shift, q_rotate(q, v3_scale(l.t[i][k], def->scale)));
+            if (!v3_isfinite(p)) {
+                free(l.t);
+                return grit_fail(s, GRIT_EINVAL, "%s: facet %d vertex %d is not finite after scale %g and shift", path,
+                                 i, k, def->scale);
+            }
+            l.t[i][k] = p;
+        }
+    const int n0 = s->b.n, nf0 = s->n_facets;
+    grit_facet_def fd = grit_default_facet_def();
+    fd.half_thick = def->half_thick;
+    fd.material = def->material;
+    fd.vel = def->vel;
+    fd.mask = def->mask;
+    for (int i = 0; i < l.n; i++) {
+        for (int k = 0; k < 3; k++) fd.v[k] = l.t[i][k];
+        if (degenerate(fd.v)) {
+            inf.n_degenerate++;
+            continue;
+        }
+        int id = grit_add_facet(s, &fd);
+        if (id < 0) { /* out of memory (nothing else can fail here): leave the scene as it was */
+            char msg[sizeof s->err];
+            snprintf(msg, sizeof msg, "%s", s->err);
+            roll_back(s, n0, nf0);
+            free(l.t);
+            return grit_fail(s, id, "%s: facet %d: %s", path, i, msg);
+        }
+        if (inf.first_id < 0) inf.first_id = id;
+        inf.n_facets++;
+    }
+    free(l.t);
+    if (info) *info = inf;
+    return inf.n_facets;
+}
