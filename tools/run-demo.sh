@@ -10,5 +10,5 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$JOBS"
 build/grit run deposit "$@"
 echo
-echo "Open deposit-out/particles.pvd, contacts.pvd and boundaries.pvd in ParaView (docs/output.md: how to draw"
+echo "Open deposit-out/particles.pvd, contacts.pvd and shapes.pvd in ParaView (docs/output.md: how to draw"
 echo "the spheres and the force chains); plot the energies with: build/grit plot deposit-out/energy.csv"
