@@ -82,6 +82,10 @@ void job_add_group(job *j, const char *title, const grit_param_table *t, void *d
 void job_add_text(job *j, const char *group, text_param *t);
 
 extern const preproc *const preprocs[];
+
+/* The floor z = 0 and the walls x = 0, x, y = 0, y of material mat (the box
+ * of the benchmark scene, also used by deposit). */
+int add_open_box(grit_scene *s, int mat, double x, double y, char *err, size_t len);
 const preproc *preproc_find(const char *name);
 
 /* ---- the commands ------------------------------------------------------------ */

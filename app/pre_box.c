@@ -50,6 +50,22 @@ static void init(job *j)
     job_add_group(j, "pair", &grit_pair_param_table, &pair);
 }
 
+int add_open_box(grit_scene *s, int mat, double x, double y, char *err, size_t len)
+{
+    const struct {
+        int axis;
+        double coord;
+    } w[5] = {{2, 0.0}, {0, 0.0}, {0, x}, {1, 0.0}, {1, y}};
+    for (int k = 0; k < 5; k++) {
+        grit_wall_def d = grit_default_wall_def();
+        d.axis = w[k].axis;
+        d.coord = w[k].coord;
+        d.material = mat;
+        if (grit_add_wall(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+    }
+    return 0;
+}
+
 static int build(job *j, grit_scene *s, char *err, size_t len)
 {
     (void)j;
@@ -73,18 +89,7 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
         ymax = fmax(ymax, p.y + r);
     }
     const double X = isnan(box.box_x) ? xmax : box.box_x, Y = isnan(box.box_y) ? ymax : box.box_y;
-    const struct {
-        int axis;
-        double coord;
-    } w[5] = {{2, 0.0}, {0, 0.0}, {0, X}, {1, 0.0}, {1, Y}};
-    for (int k = 0; k < 5; k++) {
-        grit_wall_def d = grit_default_wall_def();
-        d.axis = w[k].axis;
-        d.coord = w[k].coord;
-        d.material = mat;
-        if (grit_add_wall(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
-    }
-    return 0;
+    return add_open_box(s, mat, X, Y, err, len);
 }
 
 const preproc preproc_box = {

@@ -60,23 +60,6 @@ static double uniform(uint64_t *state)
     return (double)(z >> 11) * 0x1.0p-53;
 }
 
-static int add_walls(grit_scene *s, int m, double H, char *err, size_t len)
-{
-    (void)H;
-    const struct {
-        int axis;
-        double coord;
-    } w[5] = {{2, 0.0}, {0, 0.0}, {0, dep.box_x}, {1, 0.0}, {1, dep.box_y}};
-    for (int k = 0; k < 5; k++) {
-        grit_wall_def d = grit_default_wall_def();
-        d.axis = w[k].axis;
-        d.coord = w[k].coord;
-        d.material = m;
-        if (grit_add_wall(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
-    }
-    return 0;
-}
-
 /* Floor and four sides of height H, two triangles each. */
 static int add_facets(grit_scene *s, int m, double H, char *err, size_t len)
 {
@@ -111,7 +94,9 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     }
     const int layers = (dep.n + nx * ny - 1) / (nx * ny);
     const double top = (layers + 0.5) * h;
-    if ((dep.container == 0 ? add_walls : add_facets)(s, m, 1.1 * top, err, len)) return -1;
+    if (dep.container == 0 ? add_open_box(s, m, dep.box_x, dep.box_y, err, len)
+                           : add_facets(s, m, 1.1 * top, err, len))
+        return -1;
     uint64_t rng = (uint64_t)dep.seed;
     const double dx = dep.box_x / nx, dy = dep.box_y / ny;
     grit_sphere_def d = grit_default_sphere_def();

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "grit/io.h"
+#include "grit/shapes.h"
 #include "outdir.h"
 
 static volatile sig_atomic_t interrupted = 0;
@@ -90,16 +91,15 @@ static int write_frame(output *o, grit_scene *s)
 
 static void summary(const job *j, const grit_scene *s, double wall, const output *o, long steps)
 {
-    int spheres = 0, bounds = 0;
-    for (int id = 0; id < grit_particle_count(s); id++) {
-        const int sh = grit_get_shape(s, id);
-        spheres += sh == GRIT_SHAPE_SPHERE;
-        bounds += sh == GRIT_SHAPE_WALL || sh == GRIT_SHAPE_FACET;
-    }
+    int count[GRIT_SHAPE_COUNT] = {0};
+    for (int id = 0; id < grit_particle_count(s); id++) count[grit_get_shape(s, id)]++;
     grit_stats st;
     grit_get_stats(s, &st);
     printf("grit run %s: done\n", j->pre->name);
-    printf("  particles     %d spheres, %d walls and facets\n", spheres, bounds);
+    printf("  particles     %d:", grit_particle_count(s));
+    for (int k = 0; k < GRIT_SHAPE_COUNT; k++)
+        if (count[k]) printf(" %s %d", grit_shape_name(k), count[k]);
+    putchar('\n');
     printf("  contacts      %d real, %d potential pairs\n", grit_contact_count(s), st.potential_pairs);
     printf("  steps         %ld of dt = %.6g s, simulated time %.6g s\n", steps, grit_dt(s), grit_time(s));
     printf("  wall time     %.3f s: %.4g steps/s, %.4g particle-steps/s\n", wall, steps / fmax(wall, 1e-9),

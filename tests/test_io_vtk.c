@@ -191,7 +191,7 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
                              "NumberOfPolys=\"2\""));
     CHECK(array(doc, "Points", buf[0], 64) == 21);
     CHECK(array(doc, "connectivity", buf[1], 64) == 7 && buf[1][6] == 6);
-    CHECK(array(doc, "kind", buf[2], 64) == 2 && buf[2][0] == 0 && buf[2][1] == 1);
+    CHECK(array(doc, "shape", buf[2], 64) == 2 && buf[2][0] == GRIT_SHAPE_WALL && buf[2][1] == GRIT_SHAPE_FACET);
     CHECK(array(doc, "offsets", buf[3], 64) == 2 && buf[3][0] == 4 && buf[3][1] == 7);
     CHECK(array(doc, "force", buf[4], 64) == 6);
     /* box of spheres and facet: x [-0.1, xB + 0.1], y [-1, 1], z [-0.5, 1];
@@ -229,7 +229,7 @@ static void single_files(void)
         snprintf(p, sizeof p, "%s/c_%s.vtp", dir, tags[f]);
         CHECK(grit_vtk_write_contacts(s, p, fmt) == GRIT_OK);
         snprintf(p, sizeof p, "%s/b_%s.vtp", dir, tags[f]);
-        CHECK(grit_vtk_write_boundaries(s, p, fmt) == GRIT_OK);
+        CHECK(grit_vtk_write_shapes(s, p, fmt) == GRIT_OK);
         test_current = tags[f];
         check_files(s, ids, tags[f]);
         test_current = "single_files";
@@ -238,6 +238,70 @@ static void single_files(void)
     snprintf(p, sizeof p, "%s/nowhere/p.vtp", dir);
     CHECK(grit_vtk_write_particles(s, p, GRIT_VTK_BINARY) == GRIT_EIO);
     CHECK(strstr(grit_last_error(s), "nowhere/p.vtp") != NULL);
+    grit_scene_destroy(s);
+}
+
+/* Every shape that is not a sphere is drawn: the cells of a finite shape
+ * are exactly its tessellation, an infinite cylinder is cut to the box of
+ * the rest. */
+static void every_shape(void)
+{
+    grit_scene *s = grit_scene_create(NULL);
+    grit_frictmat_def fm = grit_default_frictmat_def();
+    int mat = grit_add_frictmat(s, &fm);
+    int ids[6];
+    grit_wall_def w = grit_default_wall_def();
+    w.material = mat;
+    ids[0] = grit_add_wall(s, &w);
+    grit_facet_def f = grit_default_facet_def();
+    f.material = mat;
+    f.half_thick = 0.01; /* a prism */
+    ids[1] = grit_add_facet(s, &f);
+    grit_capsule_def c = grit_default_capsule_def();
+    c.material = mat, c.radius = 0.1, c.shaft = 0.3, c.pos = v3(1, 0, 0.5);
+    ids[2] = grit_add_capsule(s, &c);
+    grit_ellipsoid_def e = grit_default_ellipsoid_def();
+    e.material = mat, e.semi_axes = v3(0.1, 0.2, 0.3), e.pos = v3(-1, 0, 0.5);
+    ids[3] = grit_add_ellipsoid(s, &e);
+    grit_rod_def r = grit_default_rod_def();
+    r.material = mat, r.radius = 0.05, r.p[0] = v3(0, 1, 0.2), r.p[1] = v3(0, 2, 0.2);
+    ids[4] = grit_add_rod(s, &r);
+    grit_infcylinder_def ic = grit_default_infcylinder_def();
+    ic.material = mat, ic.axis = 0, ic.radius = 0.05, ic.pos = v3(50, -1, 1); /* node far along its axis */
+    ids[5] = grit_add_infcylinder(s, &ic);
+    for (int k = 0; k < 6; k++) CHECK(ids[k] == k);
+    char path[512];
+    snprintf(path, sizeof path, "%s/shapes.vtp", dir);
+    CHECK(grit_vtk_write_shapes(s, path, GRIT_VTK_ASCII) == GRIT_OK);
+    char *doc = slurp(path);
+    static double shape[4096], id[4096], pts[3 * 4096];
+    const int ncells = array(doc, "shape", shape, 4096);
+    CHECK(array(doc, "id", id, 4096) == ncells);
+    const int npts = array(doc, "Points", pts, 3 * 4096) / 3;
+    int cells[6] = {0};
+    for (int i = 0; i < ncells; i++) {
+        CHECK(id[i] >= 0 && id[i] < 6 && shape[i] == grit_get_shape(s, (int)id[i]));
+        cells[(int)id[i]]++;
+    }
+    CHECK(cells[0] == 1); /* the wall's quad */
+    for (int k = 1; k < 5; k++) {
+        grit_trimesh m;
+        CHECK(grit_shape_tessellate(s, ids[k], 16, 1.0, &m) == GRIT_OK);
+        CHECK(cells[k] == m.nt && m.nt > 0);
+        grit_trimesh_free(&m);
+    }
+    CHECK(cells[1] == 8); /* a thick facet: a prism of 8 triangles */
+    CHECK(cells[5] > 0);
+    /* the bounded shapes span x in [-1.1, 1.25] (ellipsoid, capsule): the
+     * cylinder along x, whose node is at x = 50, is drawn across them */
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (int i = 0; i < npts; i++)
+        if (fabs(pts[3 * i + 1] + 1) <= 0.05 + 1e-12 && fabs(pts[3 * i + 2] - 1) <= 0.05 + 1e-12) {
+            xmin = fmin(xmin, pts[3 * i]);
+            xmax = fmax(xmax, pts[3 * i]);
+        }
+    CHECK(xmin <= -1.1 && xmax >= 1.35);
+    free(doc);
     grit_scene_destroy(s);
 }
 
@@ -314,6 +378,7 @@ int main(void)
     }
     RUN(single_files);
     RUN(series_and_energy);
+    RUN(every_shape);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

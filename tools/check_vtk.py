@@ -162,8 +162,8 @@ def main():
             for row in csv.DictReader(f):
                 contacts_at[int(row["step"])] = int(row["contacts"])
     pvds = sorted(p for p in os.listdir(a.dir) if p.endswith(".pvd"))
-    if sorted(pvds) != ["boundaries.pvd", "contacts.pvd", "particles.pvd"]:
-        problem(f"{a.dir}: expected boundaries.pvd, contacts.pvd, particles.pvd, found {pvds}")
+    if pvds != ["contacts.pvd", "particles.pvd", "shapes.pvd"]:
+        problem(f"{a.dir}: expected contacts.pvd, particles.pvd, shapes.pvd, found {pvds}")
     frames = 0
     for pvd in pvds:
         root = ET.parse(os.path.join(a.dir, pvd)).getroot()

@@ -2,10 +2,10 @@
 
     xvfb-run -a pvbatch tools/paraview_snapshot.py OUT_DIR [IMAGE.png]
 
-Opens OUT_DIR/particles.pvd, contacts.pvd and boundaries.pvd with ParaView's
+Opens OUT_DIR/particles.pvd, contacts.pvd and shapes.pvd with ParaView's
 own readers, draws the spheres as glyphs scaled by their radius, the contacts
 as tubes whose radius and colour follow the normal force fn (the force
-chains), the walls and facets translucent, and saves a PNG (default
+chains), the walls and other shapes translucent, and saves a PNG (default
 OUT_DIR/snapshot.png). Prints the number of spheres and contacts ParaView
 read. Needs the Debian packages paraview (pvbatch) and xvfb (Debian's
 ParaView renders through X); docs/output.md gives the same steps for the
@@ -21,11 +21,11 @@ out = sys.argv[1]
 image = sys.argv[2] if len(sys.argv) > 2 else os.path.join(out, "snapshot.png")
 particles = OpenDataFile(os.path.join(out, "particles.pvd"))
 contacts = OpenDataFile(os.path.join(out, "contacts.pvd"))
-boundaries = OpenDataFile(os.path.join(out, "boundaries.pvd"))
+shapes = OpenDataFile(os.path.join(out, "shapes.pvd"))
 scene = GetAnimationScene()
 scene.UpdateAnimationUsingDataTimeSteps()
 t = particles.TimestepValues[-1] if particles.TimestepValues else 0.0
-for src in (particles, contacts, boundaries):
+for src in (particles, contacts, shapes):
     UpdatePipeline(time=t, proxy=src)
 n_spheres = particles.GetDataInformation().GetNumberOfPoints()
 n_contacts = contacts.GetDataInformation().GetNumberOfCells()
@@ -59,7 +59,7 @@ for name, src in (("glyphs", glyph), ("tubes", tube if n_contacts else None)):
     if src is not None:
         UpdatePipeline(time=t, proxy=src)
         print(f"paraview: {name}: {src.GetDataInformation().GetNumberOfPoints()} points")
-bd = Show(boundaries, view)
+bd = Show(shapes, view)
 ColorBy(bd, None)
 bd.DiffuseColor = [0.6, 0.6, 0.7]
 bd.Opacity = 0.15

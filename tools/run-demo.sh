@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build grit (Release) and run the demo, `grit run deposit`: 2000 spheres fall
-# into a box and settle (about 10-20 s); VTK and CSV files go to deposit-out/.
+# into a box and settle (about 8 s of CPU time); VTK and CSV files go to deposit-out/.
 # Extra arguments are passed on, e.g. tools/run-demo.sh container=facets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +10,5 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$JOBS"
 build/grit run deposit "$@"
 echo
-echo "Open deposit-out/particles.pvd, contacts.pvd and boundaries.pvd in ParaView (docs/output.md: how to draw"
+echo "Open deposit-out/particles.pvd, contacts.pvd and shapes.pvd in ParaView (docs/output.md: how to draw"
 echo "the spheres and the force chains); plot the energies with: build/grit plot deposit-out/energy.csv"

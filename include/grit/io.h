@@ -36,21 +36,24 @@ typedef enum grit_vtk_format {
 /* One PolyData file each (.vtp):
  * - particles: one vertex per sphere at its centre; point data id, radius,
  *   velocity, angular_velocity, force, torque.
- * - contacts: one line per real contact, from centre to centre (or to the
- *   contact point on a boundary); cell data id_a, id_b, fn (normal force,
- *   compression positive), ft (tangential magnitude), force (on A, global;
- *   B gets the opposite), normal (A to B), overlap (-uN), boundary (1 if a
- *   boundary takes part).
- * - boundaries: a quad per wall sized to the scene's bounding box, a
- *   triangle per facet; cell data id, kind (0 wall, 1 facet), force (the
- *   reaction on it), velocity. */
+ * - contacts: one line per real contact, from centre to centre (to the
+ *   contact point on a wall, facet, rod or infinite cylinder); cell data
+ *   id_a, id_b, fn (normal force, compression positive), ft (tangential
+ *   magnitude), force (on A, global; B gets the opposite), normal (A to B),
+ *   overlap (-uN), boundary (1 if a wall, facet, rod or infinite cylinder
+ *   takes part).
+ * - shapes: every particle that is not a sphere as a surface: a quad per
+ *   wall sized to the scene's bounding box, the triangles of
+ *   grit_shape_tessellate for the others (infinite cylinders cut to the
+ *   box); cell data id, shape (grit_shape_type), force (the contact forces
+ *   on it: wall reactions), velocity. */
 int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt);
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt);
-int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt);
+int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format fmt);
 
 /* A time series: per call to grit_vtk_series_write, DIR/particles_<step>.vtp,
- * contacts_<step>.vtp and boundaries_<step>.vtp, and the index files
- * DIR/particles.pvd, contacts.pvd, boundaries.pvd rewritten to list every
+ * contacts_<step>.vtp and shapes_<step>.vtp, and the index files
+ * DIR/particles.pvd, contacts.pvd, shapes.pvd rewritten to list every
  * frame with its simulated time (open a .pvd in ParaView). */
 typedef struct grit_vtk_series grit_vtk_series;
 grit_vtk_series *grit_vtk_series_create(const char *dir, grit_vtk_format fmt);

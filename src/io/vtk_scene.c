@@ -41,23 +41,54 @@ static void put3(double *d, long i, grit_vec3 v)
     d[3 * i + 2] = v.z;
 }
 
-static bool is_boundary(int shape) { return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET; }
+/* Unbounded or fixed shapes: a contact line ends at the contact point on
+ * them, not at their node. */
+static bool is_boundary_shape(int shape)
+{
+    return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET || shape == GRIT_SHAPE_INFCYLINDER ||
+           shape == GRIT_SHAPE_ROD;
+}
 
 static int oom(const grit_scene *s, const char *path)
 {
     return grit_fail((grit_scene *)s, GRIT_ENOMEM, "out of memory writing '%s'", path);
 }
 
-/* Open under a temporary name, and commit or abort; errors name the file. */
-static int open_file(const grit_scene *s, const char *path, grit_afile *f)
+/* One file: points, cells of one kind, and data arrays on the points or
+ * on the cells. */
+typedef struct data_array {
+    const char *name;
+    vtk_type type;
+    int ncomp;
+    const void *data;
+} data_array;
+
+typedef struct piece {
+    long n_points, n_cells;
+    vtk_cells_kind kind;
+    const double *x;
+    const int64_t *conn, *off;
+    const char *data_tag; /* "PointData ..." or "CellData ...", with its attributes */
+    data_array data[8];
+} piece;
+
+/* Write under a temporary name and rename; the error names the file. */
+static int write_piece(const grit_scene *s, const char *path, grit_vtk_format fmt, const piece *p)
 {
-    grit_scene *sm = (grit_scene *)s;
-    return grit_afile_open(f, path, NULL, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
-}
-static int close_file(const grit_scene *s, grit_afile *f)
-{
-    grit_scene *sm = (grit_scene *)s;
-    return grit_afile_commit(f, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
+    grit_scene *sm = (grit_scene *)s; /* only for the error message */
+    grit_afile out;
+    if (grit_afile_open(&out, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
+    FILE *o = out.f;
+    vtk_begin(o, p->n_points, p->kind, p->n_cells);
+    vtk_points(o, fmt, p->x, p->n_points);
+    vtk_cells(o, fmt, p->kind, p->conn, p->off, p->n_cells);
+    const bool on_points = !strncmp(p->data_tag, "PointData", 9);
+    fprintf(o, "<%s>\n", p->data_tag);
+    for (const data_array *d = p->data; d < p->data + 8 && d->name; d++)
+        vtk_array(o, fmt, d->name, d->type, d->ncomp, d->data, on_points ? p->n_points : p->n_cells);
+    fprintf(o, "</%s>\n", on_points ? "PointData" : "CellData");
+    vtk_end(o);
+    return grit_afile_commit(&out, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
 }
 
 int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt)
@@ -90,27 +121,16 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
         off[k] = k + 1;
         k++;
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, n, VTK_VERTS, n);
-    vtk_points(o, fmt, x, n);
-    vtk_cells(o, fmt, VTK_VERTS, conn, off, n);
-    fputs("<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o);
-    vtk_array(o, fmt, "id", VTK_I64, 1, ids, n);
-    vtk_array(o, fmt, "radius", VTK_F64, 1, r, n);
-    vtk_array(o, fmt, "velocity", VTK_F64, 3, v, n);
-    vtk_array(o, fmt, "angular_velocity", VTK_F64, 3, w, n);
-    vtk_array(o, fmt, "force", VTK_F64, 3, f, n);
-    vtk_array(o, fmt, "torque", VTK_F64, 3, t, n);
-    fputs("</PointData>\n", o);
-    vtk_end(o);
+    const piece p = {n, n, VTK_VERTS, x, conn, off, "PointData Scalars=\"radius\" Vectors=\"velocity\"",
+                     {{"id", VTK_I64, 1, ids},
+                      {"radius", VTK_F64, 1, r},
+                      {"velocity", VTK_F64, 3, v},
+                      {"angular_velocity", VTK_F64, 3, w},
+                      {"force", VTK_F64, 3, f},
+                      {"torque", VTK_F64, 3, t}}};
+    const int rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }
 
 int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_format fmt)
@@ -133,7 +153,8 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
     for (int cur = 0; k < n && grit_contact_next(s, &cur, &c); k++) {
         /* a line between the centres; a boundary's end is the contact point */
         grit_vec3 pa = c.point, pb = c.point;
-        const bool ba = is_boundary(grit_get_shape(s, c.id_a)), bb = is_boundary(grit_get_shape(s, c.id_b));
+        const bool ba = is_boundary_shape(grit_get_shape(s, c.id_a)),
+                   bb = is_boundary_shape(grit_get_shape(s, c.id_b));
         if (!ba) grit_get_pos(s, c.id_a, &pa);
         if (!bb) grit_get_pos(s, c.id_b, &pb);
         put3(x, 2 * k, pa);
@@ -150,65 +171,50 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
         conn[2 * k + 1] = 2 * k + 1;
         off[k] = 2 * k + 2;
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, 2 * k, VTK_LINES, k);
-    vtk_points(o, fmt, x, 2 * k);
-    vtk_cells(o, fmt, VTK_LINES, conn, off, k);
-    fputs("<CellData Scalars=\"fn\" Vectors=\"force\">\n", o);
-    vtk_array(o, fmt, "id_a", VTK_I64, 1, ida, k);
-    vtk_array(o, fmt, "id_b", VTK_I64, 1, idb, k);
-    vtk_array(o, fmt, "fn", VTK_F64, 1, fn, k);
-    vtk_array(o, fmt, "ft", VTK_F64, 1, ft, k);
-    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    vtk_array(o, fmt, "normal", VTK_F64, 3, normal, k);
-    vtk_array(o, fmt, "overlap", VTK_F64, 1, overlap, k);
-    vtk_array(o, fmt, "boundary", VTK_U8, 1, bnd, k);
-    fputs("</CellData>\n", o);
-    vtk_end(o);
+    const piece p = {2 * k, k, VTK_LINES, x, conn, off, "CellData Scalars=\"fn\" Vectors=\"force\"",
+                     {{"id_a", VTK_I64, 1, ida},
+                      {"id_b", VTK_I64, 1, idb},
+                      {"fn", VTK_F64, 1, fn},
+                      {"ft", VTK_F64, 1, ft},
+                      {"force", VTK_F64, 3, force},
+                      {"normal", VTK_F64, 3, normal},
+                      {"overlap", VTK_F64, 1, overlap},
+                      {"boundary", VTK_U8, 1, bnd}}};
+    const int rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }
 
-/* Box around everything that has an extent (spheres, facets), stretched to
- * the walls' planes along their axes, padded by 5 %, so that the walls'
- * quads frame the scene. */
-static void scene_box(const grit_scene *s, grit_vec3 *lo, grit_vec3 *hi)
+static void grow_box(grit_vec3 *lo, grit_vec3 *hi, grit_vec3 p, double r)
+{
+    *lo = v3(fmin(lo->x, p.x - r), fmin(lo->y, p.y - r), fmin(lo->z, p.z - r));
+    *hi = v3(fmax(hi->x, p.x + r), fmax(hi->y, p.y + r), fmax(hi->z, p.z + r));
+}
+
+/* Box around everything bounded (spheres, the meshes of the other finite
+ * shapes), stretched to the walls' planes along their axes, padded by 5 %:
+ * the walls' quads and the infinite cylinders are cut to it. */
+static void scene_box(const grit_scene *s, const grit_trimesh *mesh, grit_vec3 *lo, grit_vec3 *hi)
 {
     *lo = v3(INFINITY, INFINITY, INFINITY);
     *hi = v3(-INFINITY, -INFINITY, -INFINITY);
     const int np = grit_particle_count(s);
     for (int id = 0; id < np; id++) {
         const int shape = grit_get_shape(s, id);
-        grit_vec3 p[3];
-        int m = 1;
-        double r = 0;
+        grit_vec3 p;
         if (shape == GRIT_SHAPE_WALL) {
             int axis, sense;
             grit_get_wall(s, id, &axis, &sense);
-            grit_get_pos(s, id, &p[0]);
-            const double c = v3_get(p[0], axis);
-            v3_set(lo, axis, fmin(v3_get(*lo, axis), c));
-            v3_set(hi, axis, fmax(v3_get(*hi, axis), c));
-            continue;
-        } else if (shape == GRIT_SHAPE_FACET) {
-            double half_thick;
-            grit_get_facet(s, id, p, &half_thick);
-            m = 3;
-        } else {
-            grit_get_pos(s, id, &p[0]);
+            grit_get_pos(s, id, &p);
+            v3_set(lo, axis, fmin(v3_get(*lo, axis), v3_get(p, axis)));
+            v3_set(hi, axis, fmax(v3_get(*hi, axis), v3_get(p, axis)));
+        } else if (shape == GRIT_SHAPE_SPHERE) {
+            double r;
+            grit_get_pos(s, id, &p);
             grit_get_radius(s, id, &r);
-        }
-        for (int k = 0; k < m; k++)
-            for (int ax = 0; ax < 3; ax++) {
-                v3_set(lo, ax, fmin(v3_get(*lo, ax), v3_get(p[k], ax) - r));
-                v3_set(hi, ax, fmax(v3_get(*hi, ax), v3_get(p[k], ax) + r));
-            }
+            grow_box(lo, hi, p, r);
+        } else
+            for (int k = 0; k < mesh[id].nv; k++) grow_box(lo, hi, mesh[id].v[k], 0.0);
     }
     double size = 0;
     for (int ax = 0; ax < 3; ax++)
@@ -222,84 +228,115 @@ static void scene_box(const grit_scene *s, grit_vec3 *lo, grit_vec3 *hi)
     }
 }
 
-int grit_vtk_write_boundaries(const grit_scene *s, const char *path, grit_vtk_format fmt)
+/* A wall as the quad of its plane inside the box. */
+static void wall_quad(const grit_scene *s, int id, grit_vec3 lo, grit_vec3 hi, grit_vec3 q[4])
+{
+    int axis, sense;
+    grit_vec3 node;
+    grit_get_wall(s, id, &axis, &sense);
+    grit_get_pos(s, id, &node);
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    const double u[4] = {v3_get(lo, a1), v3_get(hi, a1), v3_get(hi, a1), v3_get(lo, a1)};
+    const double v[4] = {v3_get(lo, a2), v3_get(lo, a2), v3_get(hi, a2), v3_get(hi, a2)};
+    for (int c = 0; c < 4; c++) {
+        q[c] = v3_zero();
+        v3_set(&q[c], axis, v3_get(node, axis));
+        v3_set(&q[c], a1, u[c]);
+        v3_set(&q[c], a2, v[c]);
+    }
+}
+
+static void free_meshes(grit_trimesh *mesh, int n)
+{
+    for (int i = 0; i < n; i++) grit_trimesh_free(&mesh[i]);
+    free(mesh);
+}
+
+enum { SHAPE_RESOLUTION = 16 }; /* segments around a circle */
+
+int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format fmt)
 {
     const int np = grit_particle_count(s);
-    long n = 0, npts = 0;
-    for (int id = 0; id < np; id++) {
+    grit_trimesh *mesh = calloc((size_t)(np > 0 ? np : 1), sizeof *mesh);
+    if (!mesh) return oom(s, path);
+    /* the bounded shapes first: the box of the unbounded ones needs them */
+    int rc = GRIT_OK;
+    for (int id = 0; id < np && !rc; id++) {
         const int shape = grit_get_shape(s, id);
-        n += is_boundary(shape);
-        npts += shape == GRIT_SHAPE_WALL ? 4 : (shape == GRIT_SHAPE_FACET ? 3 : 0);
+        if (shape != GRIT_SHAPE_SPHERE && shape != GRIT_SHAPE_WALL && shape != GRIT_SHAPE_INFCYLINDER)
+            rc = grit_shape_tessellate(s, id, SHAPE_RESOLUTION, 1.0, &mesh[id]);
     }
     grit_vec3 lo, hi;
-    scene_box(s, &lo, &hi);
+    if (!rc) scene_box(s, mesh, &lo, &hi);
+    const grit_vec3 mid = v3_scale(v3_add(lo, hi), 0.5);
+    for (int id = 0; id < np && !rc; id++)
+        if (grit_get_shape(s, id) == GRIT_SHAPE_INFCYLINDER) {
+            grit_vec3 node;
+            grit_get_pos(s, id, &node); /* a piece centred at the node that spans the box */
+            rc = grit_shape_tessellate(s, id, SHAPE_RESOLUTION, v3_norm(v3_sub(node, mid)) + 0.5 * v3_norm(v3_sub(hi, lo)),
+                                       &mesh[id]);
+        }
+    if (rc) {
+        free_meshes(mesh, np);
+        return rc;
+    }
+    long n = 0, npts = 0, nconn = 0;
+    for (int id = 0; id < np; id++) {
+        const bool wall = grit_get_shape(s, id) == GRIT_SHAPE_WALL;
+        n += wall ? 1 : mesh[id].nt;
+        npts += wall ? 4 : mesh[id].nv;
+        nconn += wall ? 4 : 3 * mesh[id].nt;
+    }
     arrays a = {0};
     double *x = take(&a, 3 * (size_t)npts, sizeof *x);
-    int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)npts, sizeof *conn);
+    int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)nconn, sizeof *conn);
     int64_t *off = take(&a, (size_t)n, sizeof *off);
-    uint8_t *kind = take(&a, (size_t)n, 1);
+    uint8_t *shapes = take(&a, (size_t)n, 1);
     double *force = take(&a, 3 * (size_t)n, sizeof *force), *vel = take(&a, 3 * (size_t)n, sizeof *vel);
     if (!all_taken(&a)) {
         release(&a);
+        free_meshes(mesh, np);
         return oom(s, path);
     }
-    long k = 0, q = 0;
+    long k = 0, q = 0, c = 0; /* cells, points, connectivity entries */
     for (int id = 0; id < np; id++) {
         const int shape = grit_get_shape(s, id);
-        if (!is_boundary(shape)) continue;
-        grit_vec3 g;
+        const long first = k;
         if (shape == GRIT_SHAPE_WALL) {
-            int axis, sense;
-            grit_get_wall(s, id, &axis, &sense);
-            grit_get_pos(s, id, &g);
-            const double coord = v3_get(g, axis);
-            const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-            const double u[4] = {v3_get(lo, a1), v3_get(hi, a1), v3_get(hi, a1), v3_get(lo, a1)};
-            const double v[4] = {v3_get(lo, a2), v3_get(lo, a2), v3_get(hi, a2), v3_get(hi, a2)};
-            for (int c = 0; c < 4; c++) {
-                grit_vec3 p = v3_zero();
-                v3_set(&p, axis, coord);
-                v3_set(&p, a1, u[c]);
-                v3_set(&p, a2, v[c]);
-                put3(x, q, p);
-                conn[q] = q;
-                q++;
+            grit_vec3 quad[4];
+            wall_quad(s, id, lo, hi, quad);
+            for (int j = 0; j < 4; j++) {
+                put3(x, q + j, quad[j]);
+                conn[c++] = q + j;
             }
-            kind[k] = 0;
+            off[k++] = c;
+            q += 4;
         } else {
-            grit_vec3 v[3];
-            double half_thick;
-            grit_get_facet(s, id, v, &half_thick);
-            for (int c = 0; c < 3; c++) {
-                put3(x, q, v[c]);
-                conn[q] = q;
-                q++;
+            const grit_trimesh *m = &mesh[id];
+            for (int j = 0; j < m->nv; j++) put3(x, q + j, m->v[j]);
+            for (int t = 0; t < m->nt; t++) {
+                for (int j = 0; j < 3; j++) conn[c++] = q + m->t[t][j];
+                off[k++] = c;
             }
-            kind[k] = 1;
+            q += m->nv;
         }
-        off[k] = q;
-        ids[k] = id;
-        grit_get_force(s, id, &g), put3(force, k, g);
-        grit_get_vel(s, id, &g), put3(vel, k, g);
-        k++;
+        grit_vec3 f, v;
+        grit_get_force(s, id, &f);
+        grit_get_vel(s, id, &v);
+        for (long j = first; j < k; j++) {
+            ids[j] = id;
+            shapes[j] = (uint8_t)shape;
+            put3(force, j, f);
+            put3(vel, j, v);
+        }
     }
-    grit_afile out;
-    int rc = open_file(s, path, &out);
-    if (rc) {
-        release(&a);
-        return rc;
-    }
-    FILE *o = out.f;
-    vtk_begin(o, q, VTK_POLYS, k);
-    vtk_points(o, fmt, x, q);
-    vtk_cells(o, fmt, VTK_POLYS, conn, off, k);
-    fputs("<CellData Scalars=\"kind\" Vectors=\"force\">\n", o);
-    vtk_array(o, fmt, "id", VTK_I64, 1, ids, k);
-    vtk_array(o, fmt, "kind", VTK_U8, 1, kind, k);
-    vtk_array(o, fmt, "force", VTK_F64, 3, force, k);
-    vtk_array(o, fmt, "velocity", VTK_F64, 3, vel, k);
-    fputs("</CellData>\n", o);
-    vtk_end(o);
+    free_meshes(mesh, np);
+    const piece p = {q, k, VTK_POLYS, x, conn, off, "CellData Scalars=\"shape\" Vectors=\"force\"",
+                     {{"id", VTK_I64, 1, ids},
+                      {"shape", VTK_U8, 1, shapes},
+                      {"force", VTK_F64, 3, force},
+                      {"velocity", VTK_F64, 3, vel}}};
+    rc = write_piece(s, path, fmt, &p);
     release(&a);
-    return close_file(s, &out);
+    return rc;
 }

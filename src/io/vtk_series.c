@@ -14,7 +14,7 @@ static const struct {
 } kinds[] = {
     {"particles", grit_vtk_write_particles},
     {"contacts", grit_vtk_write_contacts},
-    {"boundaries", grit_vtk_write_boundaries},
+    {"shapes", grit_vtk_write_shapes},
 };
 enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 

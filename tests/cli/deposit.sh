@@ -7,7 +7,7 @@ check_output() { # DIR N
     local d=$1 n=$2
     [ -d "$d" ] || fail "$d missing"
     [ -e "$d.partial" ] && fail "$d.partial left behind"
-    for f in grit-run.txt energy.csv stats.csv final.csv particles.pvd contacts.pvd boundaries.pvd; do
+    for f in grit-run.txt energy.csv stats.csv final.csv particles.pvd contacts.pvd shapes.pvd; do
         [ -s "$d/$f" ] || fail "$d/$f missing or empty"
     done
     [ "$(($(wc -l <"$d/final.csv") - 1))" = "$n" ] || fail "$d/final.csv does not hold $n spheres"
@@ -19,7 +19,7 @@ grep -q "^grit run deposit: done" out.txt || fail "no summary"
 for key in particles contacts steps "wall time" "energy (J)" "balance error" "broad phase" output; do
     grep -q -- "$key" out.txt || fail "summary lacks '$key'"
 done
-grep -q "60 spheres, 5 walls and facets" out.txt || fail "summary: particle count"
+grep -q "particles     65: Sphere 60 Wall 5$" out.txt || fail "summary: particle count"
 check_output walls 60
 # every vtk_every steps, and the last step: frames 0, 100, ..., and the end
 steps=$(awk -F, 'END {print $1}' walls/energy.csv)
@@ -49,7 +49,7 @@ else
 fi
 
 expect_ok run deposit n=60 time=0.05 container=facets vtk_format=ascii out=facets progress=0
-grep -q "60 spheres, 10 walls and facets" out.txt || fail "facets: particle count"
+grep -q "particles     70: Sphere 60 Facet 10$" out.txt || fail "facets: particle count"
 grep -q 'format="ascii"' facets/particles_000000000.vtp || fail "ascii format not used"
 check_output facets 60
 
