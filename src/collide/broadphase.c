@@ -32,7 +32,7 @@ typedef struct grit_broadphase {
     int32_t *old_start, *old_list;
     int old_cap, old_list_cap;
     /* the new candidate list: pairs and the old contact each keeps (-1: none) */
-    grit_pair *npair, *spair;
+    grit_pair *npair;
     int32_t *nsrc, *perm;
     uint8_t *done;
     int nn, ncap, perm_cap;
@@ -62,7 +62,6 @@ void grit_broadphase_destroy(grit_broadphase *bp)
     free(bp->old_start);
     free(bp->old_list);
     free(bp->npair);
-    free(bp->spair);
     free(bp->nsrc);
     free(bp->perm);
     free(bp->done);
@@ -452,8 +451,7 @@ static int install_pairs(grit_scene *s)
     grit_broadphase *bp = s->bp;
     grit_contacts *C = &s->c;
     const int nn = bp->nn, m = C->n;
-    if (reserve_i32(&bp->perm, &bp->perm_cap, m) || grit_grow((void **)&bp->done, 1, m > 0 ? m : 1) ||
-        grit_grow((void **)&bp->spair, sizeof *bp->spair, nn > 0 ? nn : 1))
+    if (reserve_i32(&bp->perm, &bp->perm_cap, m) || grit_grow((void **)&bp->done, 1, m > 0 ? m : 1))
         return -1;
     int creal[GRIT_CG2_KIND_COUNT + 1] = {0}, cpot[GRIT_CG2_KIND_COUNT + 1] = {0};
     for (int k = 0; k < nn; k++) {
@@ -489,7 +487,7 @@ static int install_pairs(grit_scene *s)
             continue;
         }
         int pos = creal[bp->npair[k].kind]++;
-        bp->spair[pos] = bp->npair[k];
+        C->pair[pos] = bp->npair[k]; /* the old pairs are not read any more */
         bp->perm[pos] = bp->nsrc[k];
         used[bp->nsrc[k]] = 1;
     }
@@ -507,7 +505,6 @@ static int install_pairs(grit_scene *s)
     permute_in_place(C->cold, sizeof *C->cold, bp->perm, m, bp->done, tmp);
     if (C->ext_n > 0) permute_in_place(C->ext, sizeof(double) * (size_t)C->ext_n, bp->perm, m, bp->done, tmp);
     free(tmp);
-    if (nreal > 0) memcpy(C->pair, bp->spair, sizeof *C->pair * (size_t)nreal);
     C->n = nreal;
     C->n_pot = npot;
     C->n_promoted = 0;
