@@ -26,7 +26,8 @@ static const variant CONVENTIONAL = {"conventional", false, false, false, true, 
 /* A jittered cubic packing of nx*ny*nz spheres (radius 0.95..1.05 mm) at
  * spacing h with random velocities and spins in a box of six walls touching
  * the outer spheres. DENSE: h = 1.9 mm; FLOW: h = 1.95 mm, sheared
- * (v_x = 4 m/s (z/H - 1/2)), gravity tilted; PERIODIC: h = 1.9 mm, no walls
+ * (v_x = 4 m/s (z/H - 1/2)), a quarter of the spheres spinning fast, gravity
+ * tilted; PERIODIC: h = 1.9 mm, no walls
  * but a cell of nx h by ny h by nz h sheared at 40/s (v_x = 40/s z), no
  * gravity. */
 static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool simd, bool track)
@@ -74,7 +75,13 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
                 sd.vel = v3(0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5));
                 sd.angvel = v3(20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5));
                 if (kind == PERIODIC) sd.vel.x += 40.0 * sd.pos.z;
-                if (kind == FLOW) sd.vel.x += 4.0 * (sd.pos.z / (h * nz) - 0.5);
+                if (kind == FLOW) {
+                    sd.vel.x += 4.0 * (sd.pos.z / (h * nz) - 0.5);
+                    /* some spin fast: twirl angles above 1e-3 rad (the longer
+                     * series) and above 0.05 rad (sin, cos) in a step */
+                    const double u = fx_rand(&seed);
+                    sd.angvel = v3_scale(sd.angvel, u < 0.05 ? 4000.0 : (u < 0.3 ? 150.0 : 1.0));
+                }
                 fx_must(s, grit_add_sphere(s, &sd) < 0 ? -1 : 0, "sphere");
             }
     if (kind == PERIODIC) {
@@ -117,7 +124,7 @@ static int differences(const grit_scene *a, const grit_scene *b)
 
 typedef struct outcome {
     int first_diff_step;           /* -1: none */
-    long lanes4, lanes1;           /* the SIMD run's 4-wide and fallback contacts */
+    long lanes4, lanes1, lanesu;   /* the SIMD run's contacts: 4-wide, scalar, 4-wide but the update */
     int statuses[GRIT_KUHN_STATUS_COUNT]; /* summed over the compared steps */
     int contacts;                  /* real contacts at the end */
     double elast;                  /* elastic energy at the end (track) */
@@ -138,7 +145,8 @@ static outcome run_pair(int kind, int nx, int ny, int nz, const variant *v, bool
     }
     o.lanes4 = a->kuhn_lanes[0];
     o.lanes1 = a->kuhn_lanes[1];
-    CHECK(b->kuhn_lanes[0] == 0 && b->kuhn_lanes[1] == 0); /* simd = false: the scalar loop only */
+    o.lanesu = a->kuhn_lanes[2];
+    CHECK(b->kuhn_lanes[0] == 0 && b->kuhn_lanes[1] == 0 && b->kuhn_lanes[2] == 0); /* simd = false: scalar only */
     o.contacts = grit_contact_count(a);
     o.elast = grit_energy(a, GRIT_E_ELAST);
     grit_scene_destroy(a);
@@ -149,9 +157,9 @@ static outcome run_pair(int kind, int nx, int ny, int nz, const variant *v, bool
 static void report(const char *what, const variant *v, const outcome *o)
 {
     const int *c = o->statuses;
-    printf("    %s, %s: %d contacts, 4-wide %ld, scalar lanes %ld; statuses elastic %d slip %d fresh %d+%d; "
-           "first difference at step %d\n",
-           what, v->name, o->contacts, o->lanes4, o->lanes1, c[GRIT_KUHN_ELASTIC], c[GRIT_KUHN_SLIP],
+    printf("    %s, %s: %d contacts; 4-wide %ld, scalar update %ld, scalar %ld; statuses elastic %d slip %d "
+           "fresh %d+%d; first difference at step %d\n",
+           what, v->name, o->contacts, o->lanes4, o->lanesu, o->lanes1, c[GRIT_KUHN_ELASTIC], c[GRIT_KUHN_SLIP],
            c[GRIT_KUHN_FRESH_ELASTIC], c[GRIT_KUHN_FRESH_SLIDING], o->first_diff_step);
 }
 
@@ -165,7 +173,7 @@ static void dense_bed(void)
             report(t ? "dense, energy" : "dense", v, &o);
             CHECK(o.first_diff_step == -1);
             CHECK(o.contacts > 1000);
-            CHECK(o.lanes4 > 0.8 * (o.lanes4 + o.lanes1)); /* what the kernel is for */
+            CHECK(o.lanes4 > 0.8 * (o.lanes4 + o.lanes1 + o.lanesu)); /* what the kernel is for */
             int all = 0;
             for (int q = 0; q < GRIT_KUHN_STATUS_COUNT; q++) all += o.statuses[q];
             CHECK(o.statuses[GRIT_KUHN_ELASTIC] > 0.8 * all);
@@ -182,8 +190,11 @@ static void flowing_bed(void)
             outcome o = run_pair(FLOW, 8, 6, 6, v, t, 600, 20);
             report(t ? "flowing, energy" : "flowing", v, &o);
             CHECK(o.first_diff_step == -1);
-            CHECK(o.lanes4 > 0.4 * (o.lanes4 + o.lanes1));
-            CHECK(o.lanes1 > 0.02 * (o.lanes4 + o.lanes1)); /* the fallback is exercised */
+            CHECK(o.lanes4 > 0.4 * (o.lanes4 + o.lanes1 + o.lanesu));
+            /* the fallbacks are exercised: the update lane by lane (slip),
+             * whole contacts (separation) */
+            CHECK(o.lanesu > 0.02 * (o.lanes4 + o.lanes1 + o.lanesu));
+            CHECK(o.lanes1 > 0);
             CHECK(o.statuses[GRIT_KUHN_SLIP] > 0.02 * o.statuses[GRIT_KUHN_ELASTIC]);
             CHECK(o.statuses[GRIT_KUHN_FRESH_ELASTIC] + o.statuses[GRIT_KUHN_FRESH_SLIDING] > 0);
         }
@@ -199,7 +210,7 @@ static void periodic_shear(void)
         report("periodic", v, &o);
         CHECK(o.first_diff_step == -1);
         CHECK(o.contacts > 300);
-        CHECK(o.lanes4 > 0.5 * (o.lanes4 + o.lanes1));
+        CHECK(o.lanes4 > 0.5 * (o.lanes4 + o.lanes1 + o.lanesu));
     }
 }
 
