@@ -17,11 +17,14 @@ typedef struct variant {
     const char *name;
     bool fresh, onset, turn, projection;
     int twirl, work;
+    bool mixed;    /* a second material: no tangential spring with itself, no friction with the first */
+    bool no_frict; /* the scene's no_frict */
 } variant;
 
-static const variant REFINED = {"refined", true, true, true, true, GRIT_KUHN_TWIRL_EXACT, GRIT_KUHN_WORK_TRAPEZOID};
+static const variant REFINED = {"refined", true, true, true, true, GRIT_KUHN_TWIRL_EXACT, GRIT_KUHN_WORK_TRAPEZOID,
+                                false, false};
 static const variant CONVENTIONAL = {"conventional", false, false, false, true, GRIT_KUHN_TWIRL_OFF,
-                                     GRIT_KUHN_WORK_TRAPEZOID};
+                                     GRIT_KUHN_WORK_TRAPEZOID, false, false};
 
 /* A jittered cubic packing of nx*ny*nz spheres (radius 0.95..1.05 mm) at
  * spacing h with random velocities and spins in a box of six walls touching
@@ -44,6 +47,7 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
     d.kuhn_projection = v->projection;
     d.kuhn_twirl = v->twirl;
     d.kuhn_work = v->work;
+    d.no_frict = v->no_frict;
     grit_scene *s = fx_scene(&d);
     grit_frictmat_def fm = grit_default_frictmat_def();
     fm.density = 2600;
@@ -54,6 +58,16 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
     pd.tan_phi = 0.5;
     pd.cn = 0.05;
     fx_must(s, grit_set_pair(s, mat, mat, &pd), "pair");
+    int mat1 = mat;
+    if (v->mixed) {
+        mat1 = grit_add_frictmat(s, &fm);
+        grit_pair_def p1 = pd;
+        p1.kt = 0;
+        fx_must(s, grit_set_pair(s, mat1, mat1, &p1), "pair");
+        p1 = pd;
+        p1.tan_phi = 0;
+        fx_must(s, grit_set_pair(s, mat, mat1, &p1), "pair");
+    }
     const double h = kind == FLOW ? 1.95e-3 : 1.9e-3;
     if (kind != PERIODIC) {
         fx_wall(s, mat, 2, 0.0, 1);
@@ -68,7 +82,7 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
         for (int j = 0; j < ny; j++)
             for (int k = 0; k < nz; k++) {
                 grit_sphere_def sd = grit_default_sphere_def();
-                sd.material = mat;
+                sd.material = (i + j + k) % 3 ? mat : mat1;
                 sd.radius = 1e-3 * (0.95 + 0.1 * fx_rand(&seed));
                 sd.pos = v3(h * (i + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5), h * (j + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5),
                             h * (k + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5));
@@ -169,7 +183,7 @@ static void dense_bed(void)
     for (int t = 0; t < 2; t++)
         for (int i = 0; i < 2; i++) {
             const variant *v = i ? &CONVENTIONAL : &REFINED;
-            outcome o = run_pair(DENSE, 7, 7, 8, v, t, 400, 20);
+            outcome o = run_pair(DENSE, 7, 7, 8, v, t, 300, 20);
             report(t ? "dense, energy" : "dense", v, &o);
             CHECK(o.first_diff_step == -1);
             CHECK(o.contacts > 1000);
@@ -187,7 +201,7 @@ static void flowing_bed(void)
     for (int t = 0; t < 2; t++)
         for (int i = 0; i < 2; i++) {
             const variant *v = i ? &CONVENTIONAL : &REFINED;
-            outcome o = run_pair(FLOW, 8, 6, 6, v, t, 600, 20);
+            outcome o = run_pair(FLOW, 8, 6, 6, v, t, 400, 20);
             report(t ? "flowing, energy" : "flowing", v, &o);
             CHECK(o.first_diff_step == -1);
             CHECK(o.lanes4 > 0.4 * (o.lanes4 + o.lanes1 + o.lanesu));
@@ -216,14 +230,15 @@ static void periodic_shear(void)
 
 /* Every combination of the switches (R1 fresh, R2 onset, R3 turn, R4a
  * projection, R4b twirl exact / first order / off) and the exact work, on a
- * small flowing bed with energy. */
+ * small flowing bed with energy and contacts without tangential spring or
+ * without friction. */
 static void every_switch(void)
 {
     int bad = 0, runs = 0;
     for (int m = 0; m < 16; m++)
         for (int tw = 0; tw < 3; tw++) {
-            variant v = {"combination", m & 1, m & 2, m & 4, m & 8, tw, (m + tw) % 5 == 0};
-            outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 200, 50);
+            variant v = {"combination", m & 1, m & 2, m & 4, m & 8, tw, (m + tw) % 5 == 0, true, false};
+            outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 150, 50);
             runs++;
             if (o.first_diff_step >= 0 || o.lanes4 == 0) {
                 printf("    fresh %d onset %d turn %d projection %d twirl %d work %d: differs at step %d, 4-wide %ld\n",
@@ -235,11 +250,25 @@ static void every_switch(void)
     CHECK(bad == 0);
 }
 
+/* no_frict: no lane has a tangential force; the update goes lane by lane. */
+static void frictionless(void)
+{
+    for (int i = 0; i < 2; i++) {
+        variant v = i ? CONVENTIONAL : REFINED;
+        v.no_frict = true;
+        outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 200, 20);
+        report("no_frict", &v, &o);
+        CHECK(o.first_diff_step == -1);
+        CHECK(o.lanes4 == 0 && o.lanesu > 1000);
+    }
+}
+
 int main(void)
 {
     RUN(dense_bed);
     RUN(flowing_bed);
     RUN(periodic_shear);
     RUN(every_switch);
+    RUN(frictionless);
     TEST_MAIN_END();
 }
