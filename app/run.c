@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "grit/io.h"
+#include "grit/restart.h"
 #include "grit/shapes.h"
 #include "outdir.h"
 
@@ -65,6 +66,9 @@ typedef struct output {
     grit_vtk_series *vtk;
     grit_energy_log *energy;
     long vtk_every, save_every;
+    double checkpoint, last_checkpoint; /* wall-clock seconds */
+    char restart[4300];                 /* OUT.partial/restart.grit */
+    bool have_checkpoint;
 } output;
 
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
@@ -115,7 +119,7 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
            "%.0f%%, contacts %.0f%%\n",
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
-    printf("  output        %s/ (%d VTK frames%s, final.csv, %s)\n", o->out,
+    printf("  output        %s/ (%d VTK frames%s, final.csv, restart.grit, %s)\n", o->out,
            o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "", OUTDIR_MARKER);
 }
 
@@ -123,16 +127,23 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
  * after printing the error. */
 static grit_scene *prepare(job *j, long *steps)
 {
-    grit_scene *s = grit_scene_create(&j->scene);
-    if (!s) {
-        cli_error("%s", grit_create_error());
-        return NULL;
-    }
     char err[1024];
-    if (j->pre->build(j, s, err, sizeof err)) {
-        cli_error("%s", err);
-        grit_scene_destroy(s);
-        return NULL;
+    grit_scene *s;
+    if (j->pre->load) {
+        if (!(s = j->pre->load(j, err, sizeof err))) {
+            cli_error("%s", err);
+            return NULL;
+        }
+    } else {
+        if (!(s = grit_scene_create(&j->scene))) {
+            cli_error("%s", grit_create_error());
+            return NULL;
+        }
+        if (j->pre->build(j, s, err, sizeof err)) {
+            cli_error("%s", err);
+            grit_scene_destroy(s);
+            return NULL;
+        }
     }
     double dt;
     if (grit_check_dt(s, &dt)) {
@@ -140,9 +151,12 @@ static grit_scene *prepare(job *j, long *steps)
         grit_scene_destroy(s);
         return NULL;
     }
-    /* fix the automatic step now, so that the record and the log show it */
-    j->scene.dt = dt;
-    grit_scene_set_def(s, &j->scene);
+    /* fix the automatic step now, so that the record and the log show it
+     * (a restarted scene has its step fixed already: left untouched) */
+    if (j->scene.dt != dt) {
+        j->scene.dt = dt;
+        grit_scene_set_def(s, &j->scene);
+    }
     *steps = j->run.steps > 0 ? j->run.steps : (long)ceil(j->run.time / dt - 1e-9);
     if (*steps < 1) *steps = 1;
     return s;
@@ -171,6 +185,11 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (o->energy && (last || kk % o->save_every == 0) && grit_energy_log_row(o->energy, s)) return -1;
         progress_show(&pg, s, false);
         if (interrupted) return 1;
+        if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
+            if (grit_save(s, o->restart)) return -1;
+            o->have_checkpoint = true;
+            o->last_checkpoint = now();
+        }
     }
     progress_show(&pg, s, true);
     return 0;
@@ -195,7 +214,7 @@ int cmd_run(int argc, char **argv)
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
-    output o = {.out = j.out.value};
+    output o = {.out = j.out.value, .checkpoint = j.run.checkpoint};
 
     long steps;
     grit_scene *s = prepare(&j, &steps);
@@ -244,7 +263,9 @@ int cmd_run(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
     const double t0 = now();
+    o.last_checkpoint = t0;
     rc = run_loop(&j, s, &o, steps);
     const double wall = now() - t0;
     char failure[600];
@@ -254,6 +275,16 @@ int cmd_run(int argc, char **argv)
     if (grit_energy_log_close(o.energy, s, true) && rc == 0) rc = -1;
     snprintf(path, sizeof path, "%s/final.csv", o.partial);
     if (rc == 0 && grit_io_save_spheres_csv(s, path)) rc = -1;
+    /* the state between two steps is consistent also after Ctrl-C: saved
+     * so that the run can go on; after a failure the last checkpoint stays */
+    if (rc >= 0 && grit_save(s, o.restart)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    } else if (rc > 0) o.have_checkpoint = true;
+    if (rc == 0 && j.save.value && grit_save(s, j.save.value)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
     if (rc == 0 && outdir_commit(o.out, o.partial, err, sizeof err)) {
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
@@ -261,11 +292,14 @@ int cmd_run(int argc, char **argv)
         summary(&j, s, wall, &o, steps);
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("interrupted at step %ld; the incomplete output is in '%s'", grit_step_count(s), o.partial);
+        cli_error("interrupted at step %ld; the incomplete output is in '%s'%s%s", grit_step_count(s), o.partial,
+                  o.have_checkpoint ? "; continue with: grit run restart file=" : "",
+                  o.have_checkpoint ? o.restart : "");
         code = EXIT_INTERRUPTED;
     } else {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("%s (at step %ld; the incomplete output is in '%s')", failure, grit_step_count(s), o.partial);
+        cli_error("%s (at step %ld; the incomplete output is in '%s'%s%s)", failure, grit_step_count(s), o.partial,
+                  o.have_checkpoint ? "; the last checkpoint is " : "", o.have_checkpoint ? o.restart : "");
         code = EXIT_RUN_FAILED;
     }
     grit_vtk_series_destroy(o.vtk);
