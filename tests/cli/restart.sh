@@ -21,15 +21,7 @@ head -n 2 rest/energy.csv | tail -n 1 | grep -q "^1500," || fail "continued ener
 rm -f a.row b.row
 
 # Ctrl-C: the state at the interruption is saved in OUT.partial
-"$GRIT" run deposit n=150 steps=2000000000 out=run progress=0 vtk_every=-1 >out.txt 2>err.txt &
-pid=$!
-for _ in $(seq 100); do
-    grep -q "output in" out.txt 2>/dev/null && break
-    sleep 0.1
-done
-sleep 0.5
-kill -INT $pid
-wait $pid
+interrupt_run run deposit n=150 steps=2000000000 out=run progress=0 vtk_every=-1
 [ $? = 130 ] || fail "exit after SIGINT is not 130"
 grep -q "continue with: grit run restart file=run.partial/restart.grit" err.txt || fail "message: $(cat err.txt)"
 [ -s run.partial/restart.grit ] || fail "no run.partial/restart.grit after Ctrl-C"
