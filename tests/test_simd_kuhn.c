@@ -17,16 +17,20 @@ typedef struct variant {
     const char *name;
     bool fresh, onset, turn, projection;
     int twirl, work;
+    bool mixed;    /* a second material: no tangential spring with itself, no friction with the first */
+    bool no_frict; /* the scene's no_frict */
 } variant;
 
-static const variant REFINED = {"refined", true, true, true, true, GRIT_KUHN_TWIRL_EXACT, GRIT_KUHN_WORK_TRAPEZOID};
+static const variant REFINED = {"refined", true, true, true, true, GRIT_KUHN_TWIRL_EXACT, GRIT_KUHN_WORK_TRAPEZOID,
+                                false, false};
 static const variant CONVENTIONAL = {"conventional", false, false, false, true, GRIT_KUHN_TWIRL_OFF,
-                                     GRIT_KUHN_WORK_TRAPEZOID};
+                                     GRIT_KUHN_WORK_TRAPEZOID, false, false};
 
 /* A jittered cubic packing of nx*ny*nz spheres (radius 0.95..1.05 mm) at
  * spacing h with random velocities and spins in a box of six walls touching
  * the outer spheres. DENSE: h = 1.9 mm; FLOW: h = 1.95 mm, sheared
- * (v_x = 4 m/s (z/H - 1/2)), gravity tilted; PERIODIC: h = 1.9 mm, no walls
+ * (v_x = 4 m/s (z/H - 1/2)), a quarter of the spheres spinning fast, gravity
+ * tilted; PERIODIC: h = 1.9 mm, no walls
  * but a cell of nx h by ny h by nz h sheared at 40/s (v_x = 40/s z), no
  * gravity. */
 static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool simd, bool track)
@@ -43,6 +47,7 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
     d.kuhn_projection = v->projection;
     d.kuhn_twirl = v->twirl;
     d.kuhn_work = v->work;
+    d.no_frict = v->no_frict;
     grit_scene *s = fx_scene(&d);
     grit_frictmat_def fm = grit_default_frictmat_def();
     fm.density = 2600;
@@ -53,6 +58,16 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
     pd.tan_phi = 0.5;
     pd.cn = 0.05;
     fx_must(s, grit_set_pair(s, mat, mat, &pd), "pair");
+    int mat1 = mat;
+    if (v->mixed) {
+        mat1 = grit_add_frictmat(s, &fm);
+        grit_pair_def p1 = pd;
+        p1.kt = 0;
+        fx_must(s, grit_set_pair(s, mat1, mat1, &p1), "pair");
+        p1 = pd;
+        p1.tan_phi = 0;
+        fx_must(s, grit_set_pair(s, mat, mat1, &p1), "pair");
+    }
     const double h = kind == FLOW ? 1.95e-3 : 1.9e-3;
     if (kind != PERIODIC) {
         fx_wall(s, mat, 2, 0.0, 1);
@@ -67,14 +82,20 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
         for (int j = 0; j < ny; j++)
             for (int k = 0; k < nz; k++) {
                 grit_sphere_def sd = grit_default_sphere_def();
-                sd.material = mat;
+                sd.material = (i + j + k) % 3 ? mat : mat1;
                 sd.radius = 1e-3 * (0.95 + 0.1 * fx_rand(&seed));
                 sd.pos = v3(h * (i + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5), h * (j + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5),
                             h * (k + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5));
                 sd.vel = v3(0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5));
                 sd.angvel = v3(20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5));
                 if (kind == PERIODIC) sd.vel.x += 40.0 * sd.pos.z;
-                if (kind == FLOW) sd.vel.x += 4.0 * (sd.pos.z / (h * nz) - 0.5);
+                if (kind == FLOW) {
+                    sd.vel.x += 4.0 * (sd.pos.z / (h * nz) - 0.5);
+                    /* some spin fast: twirl angles above 1e-3 rad (the longer
+                     * series) and above 0.05 rad (sin, cos) in a step */
+                    const double u = fx_rand(&seed);
+                    sd.angvel = v3_scale(sd.angvel, u < 0.05 ? 4000.0 : (u < 0.3 ? 150.0 : 1.0));
+                }
                 fx_must(s, grit_add_sphere(s, &sd) < 0 ? -1 : 0, "sphere");
             }
     if (kind == PERIODIC) {
@@ -117,7 +138,7 @@ static int differences(const grit_scene *a, const grit_scene *b)
 
 typedef struct outcome {
     int first_diff_step;           /* -1: none */
-    long lanes4, lanes1;           /* the SIMD run's 4-wide and fallback contacts */
+    long lanes4, lanes1, lanesu;   /* the SIMD run's contacts: 4-wide, scalar, 4-wide but the update */
     int statuses[GRIT_KUHN_STATUS_COUNT]; /* summed over the compared steps */
     int contacts;                  /* real contacts at the end */
     double elast;                  /* elastic energy at the end (track) */
@@ -138,7 +159,8 @@ static outcome run_pair(int kind, int nx, int ny, int nz, const variant *v, bool
     }
     o.lanes4 = a->kuhn_lanes[0];
     o.lanes1 = a->kuhn_lanes[1];
-    CHECK(b->kuhn_lanes[0] == 0 && b->kuhn_lanes[1] == 0); /* simd = false: the scalar loop only */
+    o.lanesu = a->kuhn_lanes[2];
+    CHECK(b->kuhn_lanes[0] == 0 && b->kuhn_lanes[1] == 0 && b->kuhn_lanes[2] == 0); /* simd = false: scalar only */
     o.contacts = grit_contact_count(a);
     o.elast = grit_energy(a, GRIT_E_ELAST);
     grit_scene_destroy(a);
@@ -149,9 +171,9 @@ static outcome run_pair(int kind, int nx, int ny, int nz, const variant *v, bool
 static void report(const char *what, const variant *v, const outcome *o)
 {
     const int *c = o->statuses;
-    printf("    %s, %s: %d contacts, 4-wide %ld, scalar lanes %ld; statuses elastic %d slip %d fresh %d+%d; "
-           "first difference at step %d\n",
-           what, v->name, o->contacts, o->lanes4, o->lanes1, c[GRIT_KUHN_ELASTIC], c[GRIT_KUHN_SLIP],
+    printf("    %s, %s: %d contacts; 4-wide %ld, scalar update %ld, scalar %ld; statuses elastic %d slip %d "
+           "fresh %d+%d; first difference at step %d\n",
+           what, v->name, o->contacts, o->lanes4, o->lanesu, o->lanes1, c[GRIT_KUHN_ELASTIC], c[GRIT_KUHN_SLIP],
            c[GRIT_KUHN_FRESH_ELASTIC], c[GRIT_KUHN_FRESH_SLIDING], o->first_diff_step);
 }
 
@@ -161,11 +183,11 @@ static void dense_bed(void)
     for (int t = 0; t < 2; t++)
         for (int i = 0; i < 2; i++) {
             const variant *v = i ? &CONVENTIONAL : &REFINED;
-            outcome o = run_pair(DENSE, 7, 7, 8, v, t, 400, 20);
+            outcome o = run_pair(DENSE, 7, 7, 8, v, t, 300, 20);
             report(t ? "dense, energy" : "dense", v, &o);
             CHECK(o.first_diff_step == -1);
             CHECK(o.contacts > 1000);
-            CHECK(o.lanes4 > 0.8 * (o.lanes4 + o.lanes1)); /* what the kernel is for */
+            CHECK(o.lanes4 > 0.8 * (o.lanes4 + o.lanes1 + o.lanesu)); /* what the kernel is for */
             int all = 0;
             for (int q = 0; q < GRIT_KUHN_STATUS_COUNT; q++) all += o.statuses[q];
             CHECK(o.statuses[GRIT_KUHN_ELASTIC] > 0.8 * all);
@@ -179,11 +201,14 @@ static void flowing_bed(void)
     for (int t = 0; t < 2; t++)
         for (int i = 0; i < 2; i++) {
             const variant *v = i ? &CONVENTIONAL : &REFINED;
-            outcome o = run_pair(FLOW, 8, 6, 6, v, t, 600, 20);
+            outcome o = run_pair(FLOW, 8, 6, 6, v, t, 400, 20);
             report(t ? "flowing, energy" : "flowing", v, &o);
             CHECK(o.first_diff_step == -1);
-            CHECK(o.lanes4 > 0.4 * (o.lanes4 + o.lanes1));
-            CHECK(o.lanes1 > 0.02 * (o.lanes4 + o.lanes1)); /* the fallback is exercised */
+            CHECK(o.lanes4 > 0.4 * (o.lanes4 + o.lanes1 + o.lanesu));
+            /* the fallbacks are exercised: the update lane by lane (slip),
+             * whole contacts (separation) */
+            CHECK(o.lanesu > 0.02 * (o.lanes4 + o.lanes1 + o.lanesu));
+            CHECK(o.lanes1 > 0);
             CHECK(o.statuses[GRIT_KUHN_SLIP] > 0.02 * o.statuses[GRIT_KUHN_ELASTIC]);
             CHECK(o.statuses[GRIT_KUHN_FRESH_ELASTIC] + o.statuses[GRIT_KUHN_FRESH_SLIDING] > 0);
         }
@@ -199,20 +224,21 @@ static void periodic_shear(void)
         report("periodic", v, &o);
         CHECK(o.first_diff_step == -1);
         CHECK(o.contacts > 300);
-        CHECK(o.lanes4 > 0.5 * (o.lanes4 + o.lanes1));
+        CHECK(o.lanes4 > 0.5 * (o.lanes4 + o.lanes1 + o.lanesu));
     }
 }
 
 /* Every combination of the switches (R1 fresh, R2 onset, R3 turn, R4a
  * projection, R4b twirl exact / first order / off) and the exact work, on a
- * small flowing bed with energy. */
+ * small flowing bed with energy and contacts without tangential spring or
+ * without friction. */
 static void every_switch(void)
 {
     int bad = 0, runs = 0;
     for (int m = 0; m < 16; m++)
         for (int tw = 0; tw < 3; tw++) {
-            variant v = {"combination", m & 1, m & 2, m & 4, m & 8, tw, (m + tw) % 5 == 0};
-            outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 200, 50);
+            variant v = {"combination", m & 1, m & 2, m & 4, m & 8, tw, (m + tw) % 5 == 0, true, false};
+            outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 150, 50);
             runs++;
             if (o.first_diff_step >= 0 || o.lanes4 == 0) {
                 printf("    fresh %d onset %d turn %d projection %d twirl %d work %d: differs at step %d, 4-wide %ld\n",
@@ -224,11 +250,25 @@ static void every_switch(void)
     CHECK(bad == 0);
 }
 
+/* no_frict: no lane has a tangential force; the update goes lane by lane. */
+static void frictionless(void)
+{
+    for (int i = 0; i < 2; i++) {
+        variant v = i ? CONVENTIONAL : REFINED;
+        v.no_frict = true;
+        outcome o = run_pair(FLOW, 5, 4, 4, &v, true, 200, 20);
+        report("no_frict", &v, &o);
+        CHECK(o.first_diff_step == -1);
+        CHECK(o.lanes4 == 0 && o.lanesu > 1000);
+    }
+}
+
 int main(void)
 {
     RUN(dense_bed);
     RUN(flowing_bed);
     RUN(periodic_shear);
     RUN(every_switch);
+    RUN(frictionless);
     TEST_MAIN_END();
 }

@@ -63,6 +63,15 @@ static inline void gather_rows(const void *const p[4], size_t off, v4d out[4])
     v4_transpose(out);
 }
 
+/* The transposed rows back to the records at p[0..3], offset off, for the
+ * lanes in ok (all: every lane). */
+static inline void store_rows(const void *const p[4], size_t off, v4d rows[4], v4l ok, bool all)
+{
+    v4_transpose(rows);
+    for (int l = 0; l < 4; l++)
+        if (all || ok[l]) v4_store((char *)p[l] + off, rows[l]);
+}
+
 /* lanes whose bits are not those of -0.0 */
 static inline v4l not_negzero(v4d a) { return (v4l)a != (v4l){INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}; }
 static inline v4l bits_eq(v4d a, v4d b) { return (v4l)a == (v4l)b; }
@@ -83,6 +92,13 @@ static __attribute__((noinline)) int scalar_any(grit_scene *s, int k, bool track
     return periodic ? scalar_one_cell(s, k, track, E) : scalar_one(s, k, track, E);
 }
 
+/* The scalar update for one lane (slip and the other rare steps). */
+static __attribute__((noinline)) void lane_update(const grit_kuhn_in *in, const grit_kuhn_opt *opt,
+                                                  grit_kuhn_out *out)
+{
+    grit_kuhn_update(in, opt, out);
+}
+
 /* Periodic cell: B's image and its velocity shift, lane by lane, added as
  * run_block_cell adds them. */
 static inline void image4(const grit_scene *s, const int *k, v4vec *xb, v4vec *vb)
@@ -101,7 +117,8 @@ static inline void image4(const grit_scene *s, const int *k, v4vec *xb, v4vec *v
 
 /* Four real sphere-sphere contacts k[0..3]. Returns how many stay real. */
 static inline __attribute__((always_inline)) int group4(grit_scene *s, const int *k, const bool track,
-                                                         const bool periodic, const kopt opt, grit_law_energy *E)
+                                                         const bool periodic, const kopt opt,
+                                                         const grit_kuhn_opt *kuhn, grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
@@ -150,14 +167,14 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     /* the law's mean contact point is built from its own stored point, the
      * frame's from L6Geom's: one computation when they are the same bits,
      * as they are for every contact this law has carried */
-    v4l ok = bits_eq(X1[0], cprev.x) & bits_eq(X1[1], cprev.y) & bits_eq(X1[2], cprev.z);
+    v4l geo = bits_eq(X1[0], cprev.x) & bits_eq(X1[1], cprev.y) & bits_eq(X1[2], cprev.z);
     /* the frame update uses v_B + 0, the law v_B: equal unless -0 */
-    ok &= not_negzero(vb.x) & not_negzero(vb.y) & not_negzero(vb.z);
+    geo &= not_negzero(vb.x) & not_negzero(vb.y) & not_negzero(vb.z);
 
     /* geometry: Cg2_Sphere_Sphere */
     const v4vec d = vv_sub(xb, xa);
     const v4d dist = v4_sqrt(vv_dot(d, d));
-    ok &= dist > zero;
+    geo &= dist > zero;
     const v4vec n = vv_scale(d, 1.0 / dist);
     const v4d uN = dist - (ra + rb);
     const v4vec c = vv_madd(xa, ra + half * uN, n);
@@ -166,7 +183,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4vec r = vv_cross(nprev, n);
     v4vec nbar = vv_scale(vv_add(nprev, n), half);
     const v4d nb = v4_sqrt(vv_dot(nbar, nbar));
-    ok &= nb != zero;
+    geo &= nb != zero;
     nbar = vv_scale(nbar, 1.0 / nb);
     const v4vec tau = vv_scale(nbar, half * vdt * vv_dot(nbar, vv_add(wa, wb)));
     const v4vec rho = vv_add(r, tau);
@@ -203,8 +220,11 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d z1 = -uN, z0 = X0[3];
     const v4vec f0 = {X0[0], X0[1], X0[2]};
 
+    /* still touching (else the contact breaks), with this law's history */
+    geo &= (z1 > zero) & (z0 == z0);
+
     /* the update (grit_kuhn_update): S3, S4, S7, S8 */
-    ok &= (z0 > zero) & (z1 > zero) & (kt > zero); /* history, touching, a tangential spring */
+    v4l ok = geo & (z0 > zero) & (kt > zero); /* not fresh, a tangential spring */
     const v4d f0sq = vv_dot(f0, f0);
     const v4d ikt2 = half / kt;
     const v4d N1 = kn * z1, muN1 = mu * N1;
@@ -247,10 +267,36 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
             f1 = vv_madd(f1, om, nf);
         }
     }
-    const v4vec fts = f1; /* S17: the new stored force */
+    v4vec fts = f1; /* S17: the new stored force */
     const v4d Un = half * N1 * z1;
     const v4d dU = (vv_dot(f1, f1) - f0sq) * ikt2;
-    const v4d dD = W - dU;
+    v4d dD = W - dU;
+    v4d status = v4_set1(GRIT_KUHN_ELASTIC);
+    /* the other steps (slip, fresh, no tangential spring, a large twirl):
+     * the scalar update, lane by lane, on the same inputs */
+    const v4l lw = geo & ~ok;
+    if (v4_any(lw))
+        for (int l = 0; l < 4; l++) {
+            if (!lw[l]) continue;
+            const grit_kuhn_in in = {.zeta0 = z0[l],
+                                     .zeta1 = z1[l],
+                                     .n1 = {n1.x[l], n1.y[l], n1.z[l]},
+                                     .du = {du.x[l], du.y[l], du.z[l]},
+                                     .dth_p = {dth_p.x[l], dth_p.y[l], dth_p.z[l]},
+                                     .dth_q = {dth_q.x[l], dth_q.y[l], dth_q.z[l]},
+                                     .f0 = {f0.x[l], f0.y[l], f0.z[l]},
+                                     .kn = kn[l],
+                                     .kt = kt[l],
+                                     .mu = mu[l],
+                                     .fresh = false};
+            grit_kuhn_out out;
+            lane_update(&in, kuhn, &out);
+            fts.x[l] = out.ft.x;
+            fts.y[l] = out.ft.y;
+            fts.z[l] = out.ft.z;
+            dD[l] = out.dD;
+            status[l] = out.status;
+        }
 
     /* law_kuhn: dashpot, local force for the loop */
     v4d fn = -N1;
@@ -272,42 +318,38 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4vec Ma = vv_cross(vv_sub(c, xa), F);
     const v4vec Mb = vv_cross(vv_sub(c, xb), Fb);
 
-    /* records back: rows of four doubles, transposed */
+    /* the contacts' records back, rows of four doubles transposed, for the
+     * lanes done here (they are the contacts' own: any order will do) */
+    const bool all = v4_all(geo);
     v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, uN, vel.x, vel.y},
         G3[4] = {vel.z, angvel.x, angvel.y, angvel.z};
-    v4_transpose(G0);
-    v4_transpose(G1);
-    v4_transpose(G2);
-    v4_transpose(G3);
     v4d F0r[4] = {fx, fy, fz, P0[3]}; /* phys: f, first torque component kept */
-    v4_transpose(F0r);
-    v4d Y0[4] = {fts.x, fts.y, fts.z, z1}, Y1[4] = {c.x, c.y, c.z, v4_set1(GRIT_KUHN_ELASTIC)};
-    v4_transpose(Y0);
-    v4_transpose(Y1);
+    v4d Y0[4] = {fts.x, fts.y, fts.z, z1}, Y1[4] = {c.x, c.y, c.z, status};
+    store_rows(gp, 0, G0, geo, all);
+    store_rows(gp, 32, G1, geo, all);
+    store_rows(gp, 64, G2, geo, all);
+    store_rows(gp, 96, G3, geo, all);
+    store_rows(pp4, 0, F0r, geo, all);
+    store_rows(xp, 0, Y0, geo, all);
+    store_rows(xp, 32, Y1, geo, all);
+    /* forces into the particles' accumulators and energy into the books in
+     * contact order, the scalar lanes in between */
     v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
     v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
     v4_transpose(A0);
     v4_transpose(A1);
     v4_transpose(B0);
     v4_transpose(B1);
-    int kept = 0;
-    const int nvec = (int)-(ok[0] + ok[1] + ok[2] + ok[3]);
-    s->kuhn_lanes[0] += nvec;
-    s->kuhn_lanes[1] += 4 - nvec;
+    const int ngeo = (int)-(geo[0] + geo[1] + geo[2] + geo[3]), nlw = (int)-(lw[0] + lw[1] + lw[2] + lw[3]);
+    s->kuhn_lanes[0] += ngeo - nlw;
+    s->kuhn_lanes[1] += 4 - ngeo;
+    s->kuhn_lanes[2] += nlw;
+    int kept = ngeo;
     for (int l = 0; l < 4; l++) {
-        if (!ok[l]) {
+        if (!all && !geo[l]) {
             kept += scalar_any(s, k[l], track, periodic, E);
             continue;
         }
-        char *gl = (char *)g[l];
-        v4_store(gl, G0[l]);
-        v4_store(gl + 32, G1[l]);
-        v4_store(gl + 64, G2[l]);
-        v4_store(gl + 96, G3[l]);
-        v4_store(p[l], F0r[l]);
-        v4_store(x[l], Y0[l]);
-        v4_store(x[l] + 4, Y1[l]);
-        kept++;
         /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
         char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
         v4_store(fa, v4_load(fa) + A0[l]);
@@ -316,7 +358,8 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
         if (track) {
             if (damped[l]) E->visc += visc[l];
-            E->elast += Un[l] + 0.5 * (fts.x[l] * fts.x[l] + fts.y[l] * fts.y[l] + fts.z[l] * fts.z[l]) / kt[l];
+            E->elast += Un[l] + (kt[l] > 0 ? 0.5 * (fts.x[l] * fts.x[l] + fts.y[l] * fts.y[l] + fts.z[l] * fts.z[l]) / kt[l]
+                                           : 0.0);
             E->plast += dD[l];
         }
     }
@@ -324,7 +367,8 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
 }
 
 static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, int hi, const bool track,
-                                                        const bool periodic, const kopt opt, grit_law_energy *E)
+                                                        const bool periodic, const kopt opt,
+                                                        const grit_kuhn_opt *kuhn, grit_law_energy *E)
 {
     int n_real = 0, q[4], nq = 0;
     const grit_pair *pair = s->c.pair;
@@ -362,7 +406,7 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
         }
         q[nq++] = k;
         if (nq < 4) continue;
-        n_real += group4(s, q, track, periodic, opt, E);
+        n_real += group4(s, q, track, periodic, opt, kuhn, E);
         nq = 0;
     }
     for (int l = 0; l < nq; l++) n_real += scalar_any(s, q[l], track, periodic, E);
@@ -371,9 +415,8 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
 
 int grit_ss_kuhn_simd(grit_scene *s, int lo, int hi, bool track, grit_law_energy *E)
 {
-    const kopt opt = {.clamp = s->def.kuhn_onset || s->def.kuhn_turn,
-                      .projection = s->def.kuhn_projection,
-                      .twirl = s->def.kuhn_twirl};
-    if (s->cell) return block(s, lo, hi, track, true, opt, E); /* periodic: one instance */
-    return track ? block(s, lo, hi, true, false, opt, E) : block(s, lo, hi, false, false, opt, E);
+    const grit_kuhn_opt kuhn = grit_law_ctx_from(s).kuhn;
+    const kopt opt = {.clamp = kuhn.onset || kuhn.turn, .projection = kuhn.projection, .twirl = kuhn.twirl};
+    if (s->cell) return block(s, lo, hi, track, true, opt, &kuhn, E); /* periodic: one instance */
+    return track ? block(s, lo, hi, true, false, opt, &kuhn, E) : block(s, lo, hi, false, false, opt, &kuhn, E);
 }
