@@ -76,6 +76,13 @@ struct job {
     grit_scene_def scene;
     text_param out;
     char out_default[64];
+    text_param save; /* restart file of the final state (grit_save), NULL: none */
+    /* Optional, set by the preprocessor's init (NULL: none): steer the run,
+     * e.g. change the velocity gradient of a periodic cell. Called before the
+     * first step and then at the step it sets in *next (> the current step;
+     * negative: never again); on error it writes one line into err and
+     * returns non-zero. */
+    int (*control)(job *j, grit_scene *s, long *next, char *err, size_t len);
 };
 
 void job_add_group(job *j, const char *title, const grit_param_table *t, void *def);

@@ -53,9 +53,14 @@ int job_init(job *j, const preproc *p)
     snprintf(j->out_default, sizeof j->out_default, "%s-out", p->name);
     j->out = (text_param){"out", j->out_default,
                           "output folder; written as OUT.partial and renamed to OUT when the run completes", NULL};
+    j->save = (text_param){"save", NULL,
+                           "restart file of the final state (also after Ctrl-C), read by grit.Scene.load; "
+                           "none if not given",
+                           NULL};
     p->init(j);
     job_add_group(j, "run", &run_param_table, &j->run);
     job_add_text(j, "run", &j->out);
+    job_add_text(j, "run", &j->save);
     job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
     /* one key, one meaning: a name declared in two groups is a bug here */
     int n;
@@ -213,8 +218,8 @@ void job_help(const job *j)
 
 void job_print_params(const job *j, FILE *f)
 {
-    for (int t = 0; t < j->n_texts; t++)
-        fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "");
+    for (int t = 0; t < j->n_texts; t++) /* an unset text option (no default) is left out: key= is an error */
+        if (j->texts[t]->value) fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value);
     for (int g = 0; g < j->n_groups; g++) {
         const param_group *G = &j->groups[g];
         for (int i = 0; i < G->table->count; i++) {

@@ -10,8 +10,8 @@
 
 #include "cli.h"
 
-extern const preproc preproc_deposit, preproc_box;
-const preproc *const preprocs[] = {&preproc_deposit, &preproc_box, NULL};
+extern const preproc preproc_deposit, preproc_box, preproc_periodic;
+const preproc *const preprocs[] = {&preproc_deposit, &preproc_box, &preproc_periodic, NULL};
 
 const preproc *preproc_find(const char *name)
 {
