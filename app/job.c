@@ -54,14 +54,13 @@ int job_init(job *j, const preproc *p)
     j->out = (text_param){"out", j->out_default,
                           "output folder; written as OUT.partial and renamed to OUT when the run completes", NULL};
     j->save = (text_param){"save", NULL,
-                           "restart file of the final state (also after Ctrl-C), read by grit.Scene.load; "
-                           "none if not given",
+                           "also save the final scene to this restart file (OUT/restart.grit is always written)",
                            NULL};
     p->init(j);
     job_add_group(j, "run", &run_param_table, &j->run);
     job_add_text(j, "run", &j->out);
     job_add_text(j, "run", &j->save);
-    job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+    if (!p->load) job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
     /* one key, one meaning: a name declared in two groups is a bug here */
     int n;
     const char *const *names = all_names(j, &n);
@@ -94,6 +93,11 @@ static int distance(const char *a, const char *b)
 
 static void unknown_key(const job *j, const char *key)
 {
+    if (j->pre->load && grit_param_find(&grit_scene_param_table, key)) {
+        cli_error("'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", key,
+                  j->pre->name);
+        return;
+    }
     int n, best = 99;
     const char *const *names = all_names(j, &n), *guess = NULL;
     for (int i = 0; i < n; i++) {
@@ -218,8 +222,8 @@ void job_help(const job *j)
 
 void job_print_params(const job *j, FILE *f)
 {
-    for (int t = 0; t < j->n_texts; t++) /* an unset text option (no default) is left out: key= is an error */
-        if (j->texts[t]->value) fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value);
+    for (int t = 0; t < j->n_texts; t++)
+        fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "");
     for (int g = 0; g < j->n_groups; g++) {
         const param_group *G = &j->groups[g];
         for (int i = 0; i < G->table->count; i++) {

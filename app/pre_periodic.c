@@ -165,4 +165,5 @@ const preproc preproc_periodic = {
     "spheres in a periodic cell, compressed to a pressure, then sheared by a velocity gradient; stress.csv",
     init,
     build,
+    NULL,
 };

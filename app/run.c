@@ -4,18 +4,16 @@
  * Everything that can be wrong with the input is found before the output
  * folder is created: parameters, the preprocessor's scene (files it reads),
  * the time step against the critical one, the output folder itself. */
-#include <errno.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "grit/io.h"
+#include "grit/restart.h"
 #include "grit/shapes.h"
 #include "outdir.h"
 
@@ -70,6 +68,9 @@ typedef struct output {
     grit_stress_log *stress; /* periodic scenes: stress.csv */
     long vtk_every, save_every;
     char msg[1024]; /* why the run stopped, when not the engine's grit_last_error */
+    double checkpoint, last_checkpoint; /* wall-clock seconds */
+    char restart[4300];                 /* OUT.partial/restart.grit */
+    bool have_checkpoint;
 } output;
 
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
@@ -132,44 +133,32 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
            "%.0f%%, contacts %.0f%%\n",
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
-    printf("  output        %s/ (%d VTK frames%s%s, final.csv, %s)\n", o->out,
+    printf("  output        %s/ (%d VTK frames%s%s, final.csv, restart.grit, %s)\n", o->out,
            o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "",
            o->stress ? ", stress.csv" : "", OUTDIR_MARKER);
-    if (j->save.value) printf("  restart file  %s (step %ld)\n", j->save.value, grit_step_count(s));
-}
-
-/* save=FILE: its folder must exist and be writable, FILE not a folder;
- * checked before anything is written. */
-static int check_save_path(const char *path, char *err, size_t len)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return snprintf(err, len, "parameter 'save' = '%s' is a folder; give a file name", path), -1;
-    char copy[4096];
-    if (snprintf(copy, sizeof copy, "%s", path) >= (int)sizeof copy)
-        return snprintf(err, len, "parameter 'save': path too long"), -1;
-    const char *dir = dirname(copy);
-    if (access(dir, W_OK) != 0)
-        return snprintf(err, len, "parameter 'save' = '%s': cannot write into the folder '%s': %s", path, dir,
-                        strerror(errno)),
-               -1;
-    return 0;
 }
 
 /* Everything before the output folder exists; returns the scene or NULL
  * after printing the error. */
 static grit_scene *prepare(job *j, long *steps)
 {
-    grit_scene *s = grit_scene_create(&j->scene);
-    if (!s) {
-        cli_error("%s", grit_create_error());
-        return NULL;
-    }
     char err[1024];
-    if (j->pre->build(j, s, err, sizeof err)) {
-        cli_error("%s", err);
-        grit_scene_destroy(s);
-        return NULL;
+    grit_scene *s;
+    if (j->pre->load) {
+        if (!(s = j->pre->load(j, err, sizeof err))) {
+            cli_error("%s", err);
+            return NULL;
+        }
+    } else {
+        if (!(s = grit_scene_create(&j->scene))) {
+            cli_error("%s", grit_create_error());
+            return NULL;
+        }
+        if (j->pre->build(j, s, err, sizeof err)) {
+            cli_error("%s", err);
+            grit_scene_destroy(s);
+            return NULL;
+        }
     }
     double dt;
     if (grit_check_dt(s, &dt)) {
@@ -177,9 +166,12 @@ static grit_scene *prepare(job *j, long *steps)
         grit_scene_destroy(s);
         return NULL;
     }
-    /* fix the automatic step now, so that the record and the log show it */
-    j->scene.dt = dt;
-    grit_scene_set_def(s, &j->scene);
+    /* fix the automatic step now, so that the record and the log show it
+     * (a restarted scene has its step fixed already: left untouched) */
+    if (j->scene.dt != dt) {
+        j->scene.dt = dt;
+        grit_scene_set_def(s, &j->scene);
+    }
     *steps = j->run.steps > 0 ? j->run.steps : (long)ceil(j->run.time / dt - 1e-9);
     if (*steps < 1) *steps = 1;
     return s;
@@ -212,6 +204,11 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -1;
         progress_show(&pg, s, false);
         if (interrupted) return 1;
+        if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
+            if (grit_save(s, o->restart)) return -1;
+            o->have_checkpoint = true;
+            o->last_checkpoint = now();
+        }
     }
     progress_show(&pg, s, true);
     return 0;
@@ -236,17 +233,11 @@ int cmd_run(int argc, char **argv)
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
-    output o = {.out = j.out.value};
+    output o = {.out = j.out.value, .checkpoint = j.run.checkpoint};
 
     long steps;
     grit_scene *s = prepare(&j, &steps);
     if (!s) return EXIT_BAD_INPUT;
-    char serr[4300];
-    if (j.save.value && check_save_path(j.save.value, serr, sizeof serr)) {
-        cli_error("%s", serr);
-        grit_scene_destroy(s);
-        return EXIT_BAD_INPUT;
-    }
     o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
     o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
     if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
@@ -297,30 +288,35 @@ int cmd_run(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
     const double t0 = now();
+    o.last_checkpoint = t0;
     rc = run_loop(&j, s, &o, steps);
     const double wall = now() - t0;
-    char failure[1100] = "";
-    if (rc < 0) snprintf(failure, sizeof failure, "%s", o.msg[0] ? o.msg : grit_last_error(s));
-    /* the first thing that fails after the loop names the failure */
-#define AFTER(failed)                                                                                        \
-    do {                                                                                                     \
-        if ((failed) && rc == 0) rc = -1, snprintf(failure, sizeof failure, "%s", grit_last_error(s));      \
-    } while (0)
-    /* the energy log is kept also when the run fails: it is inside the
-     * folder that says it is partial */
-    AFTER(grit_energy_log_close(o.energy, s, true));
-    AFTER(grit_stress_log_close(o.stress, s, true));
-    snprintf(path, sizeof path, "%s/final.csv", o.partial);
-    AFTER(rc == 0 && grit_io_save_spheres_csv(s, path));
-    /* an interrupted run is saved too: it can be continued from Python */
-    bool saved = false;
-    if (rc >= 0 && j.save.value) {
-        saved = grit_save(s, j.save.value) == GRIT_OK;
-        if (!saved && rc > 0) cli_error("%s", grit_last_error(s));
-        AFTER(!saved);
+    char failure[1100];
+    snprintf(failure, sizeof failure, "%s", o.msg[0] ? o.msg : grit_last_error(s));
+    /* the energy and stress logs are kept also when the run fails: they are
+     * inside the folder that says it is partial */
+    if (grit_energy_log_close(o.energy, s, true) && rc == 0) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
     }
-#undef AFTER
+    if (grit_stress_log_close(o.stress, s, true) && rc == 0) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
+    snprintf(path, sizeof path, "%s/final.csv", o.partial);
+    if (rc == 0 && grit_io_save_spheres_csv(s, path)) rc = -1;
+    /* the state between two steps is consistent also after Ctrl-C: saved
+     * so that the run can go on; after a failure the last checkpoint stays */
+    if (rc >= 0 && grit_save(s, o.restart)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    } else if (rc > 0) o.have_checkpoint = true;
+    if (rc == 0 && j.save.value && grit_save(s, j.save.value)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
     if (rc == 0 && outdir_commit(o.out, o.partial, err, sizeof err)) {
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
@@ -329,11 +325,13 @@ int cmd_run(int argc, char **argv)
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
         cli_error("interrupted at step %ld; the incomplete output is in '%s'%s%s", grit_step_count(s), o.partial,
-                  saved ? ", the state in the restart file " : "", saved ? j.save.value : "");
+                  o.have_checkpoint ? "; continue with: grit run restart file=" : "",
+                  o.have_checkpoint ? o.restart : "");
         code = EXIT_INTERRUPTED;
     } else {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("%s (at step %ld; the incomplete output is in '%s')", failure, grit_step_count(s), o.partial);
+        cli_error("%s (at step %ld; the incomplete output is in '%s'%s%s)", failure, grit_step_count(s), o.partial,
+                  o.have_checkpoint ? "; the last checkpoint is " : "", o.have_checkpoint ? o.restart : "");
         code = EXIT_RUN_FAILED;
     }
     grit_vtk_series_destroy(o.vtk);

@@ -26,6 +26,8 @@ _LAZY = {
     "NumericError": "errors", "GritMemoryError": "errors", "GritIOError": "errors", "FormatError": "errors",
     "StaleViewError": "errors",
 }
+# STL meshes and VTK output
+_LAZY.update({"StlMesh": "scene", "VtkRecorder": "vtk"})
 
 __all__ = sorted(_LAZY)
 

@@ -228,6 +228,9 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    /* sphere-sphere contacts the vectorised Kuhn kernel computed 4-wide [0]
+     * and sent lane by lane to the scalar path [1] (tests, benchmarks) */
+    long kuhn_lanes[2];
     /* Layout generations, read by grit_array_generation (arrays.h): bumped
      * whenever the particle (contact) arrays may move, change order or
      * change length, so that views held outside the engine can tell they

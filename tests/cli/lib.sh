@@ -42,6 +42,21 @@ expect_ok() {
     if [ -s err.txt ]; then fail "grit $*: wrote to stderr"; cat err.txt >&2; fi
 }
 
+# interrupt_run ARGS...: start grit ARGS in the background (stdout in
+# out.txt, stderr in err.txt), send SIGINT once it is stepping, and return
+# its exit status.
+interrupt_run() {
+    "$GRIT" "$@" >out.txt 2>err.txt &
+    local pid=$!
+    for _ in $(seq 100); do # until it is stepping
+        grep -q "output in" out.txt 2>/dev/null && break
+        sleep 0.1
+    done
+    sleep 0.5
+    kill -INT $pid
+    wait $pid
+}
+
 # grit_python ARGS...: /usr/bin/python3 with this tree's grit package and the
 # libgrit.so built beside GRIT; a sanitizer build's library needs its
 # runtimes loaded first (and Python's own allocations are not leak-checked).
