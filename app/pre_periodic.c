@@ -56,7 +56,7 @@ static grit_frictmat_def mat;
 static struct {
     int phase, settled;
     double volume0; /* the spheres' volume, for the solid fraction */
-} run;
+} ctl;
 
 /* splitmix64 (as deposit): small, fast, the same on every machine */
 static double uniform(uint64_t *state)
@@ -76,20 +76,20 @@ static int control(job *j, grit_scene *s, long *next, char *err, size_t len)
     double sig[3][3], L[3][3] = {{0}};
     if (grit_stress(s, sig)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     const double p = -(sig[0][0] + sig[1][1] + sig[2][2]) / 3;
-    if (run.phase == 0) {
+    if (ctl.phase == 0) {
         const double e = clamp1((p - per.pressure) / per.pressure);
-        run.settled = fabs(e) < TOL ? run.settled + 1 : 0;
-        if (run.settled < SETTLE) {
+        ctl.settled = fabs(e) < TOL ? ctl.settled + 1 : 0;
+        if (ctl.settled < SETTLE) {
             for (int a = 0; a < 3; a++) L[a][a] = per.compress_rate * e;
         } else {
-            run.phase = 1;
+            ctl.phase = 1;
             printf("grit run periodic: pressure %.4g Pa held from step %ld (t = %.6g s, solid fraction %.4f): "
                    "shearing at %g 1/s\n",
-                   p, grit_step_count(s), grit_time(s), run.volume0 / grit_cell_volume(s), per.shear_rate);
+                   p, grit_step_count(s), grit_time(s), ctl.volume0 / grit_cell_volume(s), per.shear_rate);
             fflush(stdout);
         }
     }
-    if (run.phase == 1) {
+    if (ctl.phase == 1) {
         L[0][1] = per.shear_rate;
         if (per.hold_pressure) L[1][1] = per.compress_rate * clamp1(GAIN * (-sig[1][1] - per.pressure) / per.pressure);
     }
@@ -117,7 +117,7 @@ static void init(job *j)
 static int build(job *j, grit_scene *s, char *err, size_t len)
 {
     (void)j;
-    run.phase = run.settled = 0;
+    ctl.phase = ctl.settled = 0;
     const int m = grit_add_frictmat(s, &mat);
     if (m < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     uint64_t rng = (uint64_t)per.seed;
@@ -128,7 +128,7 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
         r[i] = per.radius * (1 + per.spread * (2 * uniform(&rng) - 1));
         vol += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
     }
-    run.volume0 = vol;
+    ctl.volume0 = vol;
     /* a cubic cell of solid fraction phi0, a lattice of k^3 >= n sites */
     int k = 1;
     while ((long)k * k * k < per.n) k++;
