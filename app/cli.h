@@ -83,6 +83,12 @@ struct job {
     text_param out;
     text_param save;
     char out_default[64];
+    /* Optional, set by the preprocessor's init (NULL: none): steer the run,
+     * e.g. change the velocity gradient of a periodic cell. Called before the
+     * first step and then at the step it sets in *next (> the current step;
+     * negative: never again); on error it writes one line into err and
+     * returns non-zero. A run continued with `grit run restart` has none. */
+    int (*control)(job *j, grit_scene *s, long *next, char *err, size_t len);
 };
 
 void job_add_group(job *j, const char *title, const grit_param_table *t, void *def);

@@ -57,6 +57,21 @@ interrupt_run() {
     wait $pid
 }
 
+# grit_python ARGS...: /usr/bin/python3 with this tree's grit package and the
+# libgrit.so built beside GRIT; a sanitizer build's library needs its
+# runtimes loaded first (and Python's own allocations are not leak-checked).
+grit_python() {
+    local lib pre=""
+    lib="$(dirname "$GRIT")/libgrit.so"
+    for rt in asan ubsan; do
+        if ldd "$lib" 2>/dev/null | grep -q "lib$rt"; then
+            pre="$pre${pre:+:}$(ldd "$lib" | awk -v r="lib$rt" '$1 ~ r {print $3}')"
+        fi
+    done
+    PYTHONPATH="$SRC/python" GRIT_LIB="$lib" LD_PRELOAD="$pre" ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+        /usr/bin/python3 "$@"
+}
+
 finish() {
     if [ "$fails" != 0 ]; then
         echo "$fails check(s) failed" >&2
