@@ -1,5 +1,6 @@
 /* STL loading: ASCII and binary files written here, transforms, degenerate
  * triangles, and clear errors for malformed files (nothing added). */
+#include <sys/stat.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -195,6 +196,10 @@ static void malformed_files(void)
     write_binary("nan.stl", "binary", nan_tri, 1, 1, 0);
     check_error("nan.stl", GRIT_EFORMAT, "facet 0 vertex 2 is not finite", NULL);
     check_error("missing.stl", GRIT_EIO, "cannot open STL file", NULL);
+    /* a folder opens for reading on Linux: refused by name, not read */
+    CHECK(mkdir(path_of("folder.stl"), 0700) == 0);
+    check_error("folder.stl", GRIT_EIO, "cannot open STL file: it is a folder", NULL);
+    rmdir(path_of("folder.stl"));
     /* bad definitions */
     write_text("a.stl", cube_side);
     grit_scene *s = mk();

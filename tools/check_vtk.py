@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Check the VTK output of a grit run the way ParaView would read it.
 
-    check_vtk.py DIR [--stats FILE] [--particles N] [--require-vtk]
+    check_vtk.py DIR [--stats FILE] [--particles N] [--bodies N] [--require-vtk]
 
 Every .pvd index in DIR is parsed; every file it lists must exist and be a
 well-formed VTK XML PolyData file whose arrays (text or base64) have the
 declared number of tuples, whose cells index existing points, and whose
 timesteps increase. With --stats, the number of contacts in each frame must
 equal the `contacts` column of the run's stats.csv at that step; with
---particles, every particles frame must hold N spheres. If the VTK Python
+--particles, every particles frame must hold N spheres; with --bodies, every
+shapes frame must draw N particles that are neither spheres nor boundaries
+(capsules, ellipsoids: shape codes 4 and 5), each as a closed surface of
+triangles. If the VTK Python
 module is installed (Debian: python3-vtk9), every file is also read with
 vtkXMLPolyDataReader and its arrays compared with the XML ones.
 Prints one line per problem and exits 1 if there is any.
@@ -110,6 +113,39 @@ def read_vtp(path):
     return npts, ncells, arrays
 
 
+BODY_SHAPES = (4, 5)  # grit_shape_type: capsule, ellipsoid
+
+
+def check_bodies(name, arrays, want):
+    """The shapes frame draws `want` capsules and ellipsoids, each a closed triangle surface."""
+    ids = arrays.get("CellData/id", (1, []))[1]
+    shape = arrays.get("CellData/shape", (1, []))[1]
+    conn = arrays.get("Polys/connectivity", (1, []))[1]
+    offs = arrays.get("Polys/offsets", (1, []))[1]
+    if len(ids) != len(offs) or len(shape) != len(offs):
+        problem(f"{name}: id and shape arrays do not have one value per polygon")
+        return
+    edges = {}
+    prev = 0
+    for i, o in enumerate(offs):
+        if shape[i] in BODY_SHAPES:
+            cell = conn[prev:o]
+            if len(cell) != 3:
+                problem(f"{name}: polygon {i} of particle {ids[i]} is not a triangle")
+                return
+            for k in range(3):
+                e = (min(cell[k], cell[(k + 1) % 3]), max(cell[k], cell[(k + 1) % 3]))
+                edges.setdefault(ids[i], {}).setdefault(e, 0)
+                edges[ids[i]][e] += 1
+        prev = o
+    if len(edges) != want:
+        problem(f"{name}: {len(edges)} capsules and ellipsoids drawn, expected {want}")
+    for pid, es in edges.items():
+        if any(c != 2 for c in es.values()):
+            problem(f"{name}: the surface of particle {pid} is not closed (an edge not shared by two triangles)")
+            break
+
+
 def check_with_vtk(path, npts, ncells, arrays):
     from vtkmodules.util.numpy_support import vtk_to_numpy
     from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
@@ -146,6 +182,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--stats")
     ap.add_argument("--particles", type=int)
+    ap.add_argument("--bodies", type=int)
     ap.add_argument("--require-vtk", action="store_true")
     a = ap.parse_args()
     try:
@@ -192,6 +229,8 @@ def main():
                     problem(f"{d.get('file')}: negative normal force (tension) in fn")
             if pvd == "particles.pvd" and a.particles is not None and npts != a.particles:
                 problem(f"{d.get('file')}: {npts} particles, expected {a.particles}")
+            if pvd == "shapes.pvd" and a.bodies is not None:
+                check_bodies(d.get("file"), arrays, a.bodies)
             if have_vtk and len(problems) == before:  # VTK may crash on what the XML checks found
                 check_with_vtk(path, npts, ncells, arrays)
     leftovers = [p for p in os.listdir(a.dir) if p.endswith(".tmp") or p.endswith(".partial")]

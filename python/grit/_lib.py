@@ -133,6 +133,19 @@ MIRRORS = {"grit_vec3": Vec3, "grit_quat": Quat, "grit_param_info": ParamInfo, "
            "grit_ellipsoid_def": EllipsoidDef, "grit_rod_def": RodDef, "grit_tester_state": TesterState,
            "grit_tester_cond": TesterCond, "grit_tester_stage": TesterStage}
 
+# ---- STL meshes (include/grit/stl.h)
+class StlDef(ctypes.Structure):
+    _fields_ = [("material", c_int), ("half_thick", c_double), ("scale", c_double), ("ori", Quat), ("shift", Vec3),
+                ("vel", Vec3), ("mask", c_uint32)]
+
+
+class StlInfo(ctypes.Structure):
+    _fields_ = [("first_id", c_int), ("n_facets", c_int), ("n_degenerate", c_int), ("binary", c_int),
+                ("name", ctypes.c_char * 81)]
+
+
+MIRRORS.update({"grit_stl_def": StlDef, "grit_stl_info": StlInfo})
+
 S = c_void_p  # grit_scene *
 ERRBUF = ctypes.c_char * 512
 
@@ -212,6 +225,17 @@ PROTOTYPES = {
     # save and restart
     "grit_save": (c_int, [S, c_char_p]),
     "grit_scene_load": (c_void_p, [c_char_p]),
+    # periodic cell and stress (double[3][3] as 9 doubles, row-major)
+    "grit_cell_set": (c_int, [S, POINTER(c_double)]),
+    "grit_is_periodic": (ctypes.c_bool, [S]),
+    "grit_cell_get": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_volume": (c_double, [S]),
+    "grit_cell_get_trsf": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_set_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_get_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_get_next_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_stress": (c_int, [S, POINTER(c_double)]),
+    "grit_stress_box": (c_int, [S, Vec3, Vec3, POINTER(c_double)]),
     # law tester
     "grit_tester_create": (c_void_p, [S, c_int, c_int, c_void_p]),
     "grit_tester_destroy": (None, [c_void_p]),
@@ -235,6 +259,16 @@ PROTOTYPES = {
     "grit_array_get": (c_int, [S, c_int, POINTER(ArrayView)]),
     "grit_array_generation": (c_uint64, [S, c_int]),
 }
+
+# STL meshes and VTK series (include/grit/stl.h, include/grit/io.h)
+PROTOTYPES.update({
+    "grit_default_stl_def": (StlDef, []),
+    "grit_load_stl": (c_int, [S, c_char_p, POINTER(StlDef), POINTER(StlInfo)]),
+    "grit_vtk_series_create": (c_void_p, [c_char_p, c_int]),
+    "grit_vtk_series_write": (c_int, [c_void_p, S]),
+    "grit_vtk_series_frames": (c_int, [c_void_p]),
+    "grit_vtk_series_destroy": (None, [c_void_p]),
+})
 
 
 def candidates():

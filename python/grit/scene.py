@@ -11,9 +11,10 @@ import time
 import numpy as np
 
 from . import _lib
+from . import cell as _cell
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
-from .shapes import Shape, Sphere, bits_to_dofs, dofs_to_bits, shape_names
+from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
 
 _LIB = _lib.get()
@@ -249,6 +250,37 @@ class Scene:
             ids[i] = self._check(add(ptr, ctypes.byref(d)))
         return ids
 
+    def load_stl(self, path, mat=None, half_thick=0.0, scale=1.0, ori=(1.0, 0.0, 0.0, 0.0), shift=(0.0, 0.0, 0.0),
+                 vel=(0.0, 0.0, 0.0), mask=None):
+        """Add every triangle of an STL file (ASCII or binary, detected from the content) as a facet.
+
+        Each vertex p of the file becomes ``shift + R(ori) (scale p)``: `scale` converts file units to m
+        (1e-3 for a file in mm), `ori` a rotation quaternion (w, x, y, z), `shift` a translation [m].
+        `half_thick` [m] is the facets' half-thickness, `vel` an imposed velocity [m/s], `mask` the
+        collision mask (default: a boundary's). Zero-area triangles are skipped and counted. Returns an
+        :class:`StlMesh` (``ids``, ``name``, ``binary``, ``n_degenerate``).
+
+        Errors change nothing: GritIOError if the file cannot be read (the message names it),
+        FormatError for a malformed file (naming the file and the line, or the facet of a binary file,
+        and the offending text), ParameterError for a bad argument."""
+        if not isinstance(path, (str, bytes, os.PathLike)):
+            raise ParameterError(f"load_stl: path = {path!r} is not a file name")
+        d = _LIB.grit_default_stl_def()
+        d.material = self._material_for(mat)
+        d.half_thick = _real_arg(half_thick, "load_stl: half_thick")
+        d.scale = _real_arg(scale, "load_stl: scale")
+        d.ori = _lib.Quat(*as_quat(ori, "load_stl: ori"))
+        d.shift = _lib.Vec3(*as_vec3(shift, "load_stl: shift"))
+        d.vel = _lib.Vec3(*as_vec3(vel, "load_stl: vel"))
+        if mask is not None:
+            if isinstance(mask, bool) or not isinstance(mask, numbers.Integral) or not 0 <= mask < 2**32:
+                raise ParameterError(f"load_stl: mask = {mask!r} must be an integer in [0, 2^32)")
+            d.mask = mask
+        info = _lib.StlInfo()
+        n = self._check(_LIB.grit_load_stl(self._p(), os.fsencode(path), ctypes.byref(d), ctypes.byref(info)))
+        return StlMesh(np.arange(info.first_id, info.first_id + n, dtype=np.int64) if n else np.zeros(0, np.int64),
+                       info.name.decode(errors="replace"), bool(info.binary), info.n_degenerate)
+
     # -- running
     @property
     def step(self):
@@ -328,6 +360,25 @@ class Scene:
         elif seconds > 0.2 and self._chunk > 1:
             object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
 
+    # -- periodic cell and stress (grit/cell.py)
+    @property
+    def cell(self):
+        """The periodic cell (a grit.Cell: hsize, next_grad_v, grad_v, trsf, hencky_strain, volume), or None
+        while the scene is not periodic. Assign 3 box sizes [m] or a 3x3 matrix (columns: base vectors) to
+        make the scene periodic or to replace its cell."""
+        return _cell.Cell(self) if _LIB.grit_is_periodic(self._p()) else None
+
+    @cell.setter
+    def cell(self, hsize):
+        if hsize is None:
+            raise StateError("cell: a periodic cell cannot be removed from a scene")
+        _cell.Cell(self).hsize = hsize
+
+    def stress(self, lo=None, hi=None):
+        """Love-Weber stress tensor [Pa], a 3x3 array, tension positive: of the whole periodic cell, or of the
+        contacts whose contact point lies in the box [lo, hi] (any scene)."""
+        return _cell.stress(self, lo, hi)
+
     def stats(self):
         """Broad-phase and timing counters (rebuilds, sorts, potential_pairs, real_contacts, ...)."""
         st = _lib.Stats()
@@ -342,6 +393,32 @@ class Scene:
 
 
 Group.get("scene").install(Scene)
+
+
+def _real_arg(value, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{what} = {value!r} is not a number")
+    return float(value)
+
+
+class StlMesh:
+    """The facets added by :meth:`Scene.load_stl`: ``ids`` (int array, consecutive), the file's ``name``
+    (ASCII solid name or binary header text), ``binary`` (bool) and ``n_degenerate`` (zero-area triangles
+    skipped). ``len(mesh)`` is the number of facets; iterating gives the ids."""
+
+    def __init__(self, ids, name, binary, n_degenerate):
+        self.ids, self.name, self.binary, self.n_degenerate = ids, name, binary, n_degenerate
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __iter__(self):
+        return iter(self.ids.tolist())
+
+    def __repr__(self):
+        return (f"<grit.StlMesh '{self.name}': {len(self.ids)} facets (ids {self.ids[0] if len(self.ids) else '-'}"
+                f"..{self.ids[-1] if len(self.ids) else '-'}), {'binary' if self.binary else 'ASCII'}, "
+                f"{self.n_degenerate} degenerate skipped>")
 
 
 # ---------------------------------------------------------------- array views

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "grit/arrays.h"
+#include "grit/io.h"
 #include "grit/scene.h"
 #include "grit/shapes.h"
+#include "grit/stl.h"
 #include "grit/tester.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
@@ -91,6 +93,7 @@ static const constant constants[] = {
     K(GRIT_TQ_NONE) K(GRIT_TQ_CONTACT) K(GRIT_TQ_BROKEN) K(GRIT_TQ_UN) K(GRIT_TQ_U) K(GRIT_TQ_F) K(GRIT_TQ_V)
     K(GRIT_TQ_FERR_REL) K(GRIT_TQ_FERR_ABS) K(GRIT_TQ_STEP) K(GRIT_TQ_TIME) K(GRIT_TQ_BOUNCES) K(GRIT_TQ_ENERGY)
     K(GRIT_OP_LT) K(GRIT_OP_LE) K(GRIT_OP_GT) K(GRIT_OP_GE)
+    K(GRIT_VTK_BINARY) K(GRIT_VTK_ASCII)
 };
 enum { N_CONSTANTS = (int)(sizeof constants / sizeof constants[0]) };
 
@@ -111,6 +114,7 @@ static const sized sizes[] = {
     S(grit_infcylinder_def) S(grit_capsule_def) S(grit_ellipsoid_def) S(grit_rod_def)
     S(grit_tester_state) S(grit_tester_cond) S(grit_tester_stage)
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
+    S(grit_stl_def) S(grit_stl_info)
 };
 
 size_t grit_reflect_sizeof(const char *type)

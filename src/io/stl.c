@@ -6,6 +6,7 @@
  * byte 80 (many binary files start with "solid" too, so the text alone
  * cannot tell); anything else must be ASCII and start with "solid". */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,13 @@ static int read_file(grit_scene *s, const char *path, char **buf, long *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return grit_fail(s, GRIT_EIO, "%s: cannot open STL file: %s", path, strerror(errno));
+    /* a folder opens for reading on Linux and reports a huge size */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return grit_fail(s, GRIT_EIO, "%s: cannot open STL file: %s", path,
+                         S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file");
+    }
     long n = -1;
     if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
     if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {

@@ -1,0 +1,85 @@
+"""VTK output for ParaView: the engine's time series of particles, contacts and shapes.
+
+    rec = grit.VtkRecorder(scene, "out/vtk", every=500)   # a frame now and every 500 steps
+    scene.run(20000)
+    rec.write()                                           # one more frame (the final state)
+    # ParaView: open out/vtk/particles.pvd, contacts.pvd, shapes.pvd
+
+The files are those of ``grit run`` (docs/output.md), written by the C library
+(``grit_vtk_series_*``): per frame ``particles_<step>.vtp`` (spheres as points
+with radius, velocity, ...), ``contacts_<step>.vtp`` (one line per contact with
+its forces) and ``shapes_<step>.vtp`` (every particle that is not a sphere as a
+surface: capsules and ellipsoids as closed triangle meshes, facets, walls), and
+the indexes ``particles.pvd``, ``contacts.pvd``, ``shapes.pvd`` rewritten after
+each frame. Every file is written under a temporary name and renamed.
+"""
+import numbers
+import os
+
+from . import _lib
+from .errors import GritMemoryError, ParameterError
+
+
+class VtkRecorder:
+    """Writes VTK frames of a scene into a folder: now (unless ``first=False``), every `every` steps while the
+    scene runs (``every=None``: only when :meth:`write` is called), as base64 binary or, with ``ascii=True``,
+    readable text. The folder is created if needed. Frames at the same step replace each other."""
+
+    def __init__(self, scene, out_dir, every=None, ascii=False, first=True):
+        if every is not None and (isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1):
+            raise ParameterError(f"VtkRecorder: every = {every!r} must be an integer >= 1 (steps) or None")
+        if not isinstance(out_dir, (str, bytes, os.PathLike)):
+            raise ParameterError(f"VtkRecorder: out_dir = {out_dir!r} is not a folder name")
+        self._lib = _lib.get()
+        self.scene = scene
+        self.dir = os.fsdecode(out_dir)
+        scene._p()  # a closed scene raises here, before anything is created
+        os.makedirs(self.dir, exist_ok=True)
+        fmt = self._lib.const["GRIT_VTK_ASCII" if ascii else "GRIT_VTK_BINARY"]
+        self._series = self._lib.grit_vtk_series_create(os.fsencode(self.dir), fmt)
+        if not self._series:
+            raise GritMemoryError("VtkRecorder: out of memory")
+        self.runner = scene.every(every, self) if every is not None else None
+        if first:
+            self.write()
+
+    def __call__(self, scene):
+        self.write()
+
+    def write(self):
+        """Write one frame of the current state (GritIOError naming the file if it cannot be written)."""
+        if self._series is None:
+            raise ParameterError("VtkRecorder: closed")
+        self.scene._check(self._lib.grit_vtk_series_write(self._series, self.scene._p()))
+
+    @property
+    def frames(self):
+        """Number of frames written."""
+        return self._lib.grit_vtk_series_frames(self._series) if self._series is not None else 0
+
+    def paths(self):
+        """The three .pvd index files (particles, contacts, shapes)."""
+        return [os.path.join(self.dir, k + ".pvd") for k in ("particles", "contacts", "shapes")]
+
+    def stop(self):
+        """Stop writing frames while the scene runs (write() still works)."""
+        if self.runner is not None and self.runner in self.scene.runners:
+            self.scene.remove_runner(self.runner)
+
+    def close(self):
+        """Stop and free the series (the files stay)."""
+        self.stop()
+        if self._series is not None:
+            self._lib.grit_vtk_series_destroy(self._series)
+            self._series = None
+
+    def __del__(self):
+        try:
+            if self.__dict__.get("_series") is not None:
+                self._lib.grit_vtk_series_destroy(self._series)
+                self._series = None
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __repr__(self):
+        return f"<grit.VtkRecorder '{self.dir}': {self.frames} frames>"
