@@ -10,7 +10,7 @@
  *    cube, compressed isotropically without friction to p0 = 100 kPa (a
  *    dense packing), then, with friction, loaded in drained triaxial
  *    compression along z at constant mean stress p0 (lateral strain rates
- *    servo-controlled) up to q/p = 0.9 (the peak is about 1.05), and relaxed
+ *    servo-controlled) up to q/p = 0.9 (the peak is 1.07), and relaxed
  *    at constant cell. This state is kept in memory; every probe runs in a
  *    child process (fork) that owns a copy of it: restart files do not hold
  *    periodic cells yet.
@@ -268,6 +268,7 @@ static grit_scene *prepare(const config *C)
     double lat = 0.5 * ez, F[3][3];
     grit_cell_get_trsf(s, F);
     const double fz0 = F[2][2], vol0 = F[0][0] * F[1][1] * F[2][2];
+    double axial = 0;
     for (int k = 0;; k++) {
         set_grad(s, lat, lat, -ez);
         if (grit_step(s, 10)) die(s, "triaxial");
@@ -276,7 +277,7 @@ static grit_scene *prepare(const config *C)
         /* the lateral rate: constant volume plus a correction towards p0 */
         lat = 0.5 * ez + 10.0 * (pressure(sg) - p0) / p0;
         grit_cell_get_trsf(s, F);
-        const double axial = -log(F[2][2] / fz0);
+        axial = -log(F[2][2] / fz0);
         if (C->verbose && k % 500 == 499) {
             int st[GRIT_KUHN_STATUS_COUNT];
             grit_kuhn_status_counts(s, st);
@@ -297,9 +298,9 @@ static grit_scene *prepare(const config *C)
     if (C->verbose) {
         const sym6 sg = stress6(s);
         const census c = take_census(s, n);
-        fprintf(stderr, "prepared in %ld steps: p %.4g Pa, q/p %.4f, %d contacts (%.2f per sphere), at the limit %d "
-                        "(%.1f %%), above 0.9 mu N %d (%.1f %%), unbalanced %.2g\n",
-                steps, pressure(sg), deviator(sg) / pressure(sg), c.contacts, 2.0 * c.contacts / n, c.at_limit,
+        fprintf(stderr, "prepared in %ld steps: axial strain %.2e, p %.4g Pa, q/p %.4f, %d contacts (%.2f per sphere), "
+                        "at the limit %d (%.1f %%), above 0.9 mu N %d (%.1f %%), unbalanced %.2g\n",
+                steps, axial, pressure(sg), deviator(sg) / pressure(sg), c.contacts, 2.0 * c.contacts / n, c.at_limit,
                 100.0 * c.at_limit / c.contacts, c.near_limit, 100.0 * c.near_limit / c.contacts, c.unbalanced);
     }
     return s;
