@@ -53,6 +53,9 @@ typedef enum grit_status {
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
     X(flag, simd, true, "-", 0, 1, 0, NULL, \
       "vectorised kernels: sphere-sphere contacts under IdealElPl and Kuhn, leapfrog of free spheres (false: the scalar reference paths)") \
+    X(flag, woo_geom, false, "-", 0, 1, 0, NULL, \
+      "Woo's geometry for capsule ends and ellipsoids (spec 2.4: weighted end gaps, Perram-Wertheim), whose forces " \
+      "do not derive from the stored energy; false: grit's conservative versions (docs/shapes.md)") \
     X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
       "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
     X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \

@@ -1,6 +1,14 @@
 /* grit: the critical time step (spec 8.6), extended to per-pair stiffness
  * overrides, for which the p-wave estimate of the material says nothing.
  *
+ * Both estimates compare a contact's stiffness with the mass it moves. For
+ * a sphere that is the mass; a capsule or an ellipsoid also turns, so that
+ * a contact away from the line through its centre moves the smaller
+ * effective mass m / (1 + m (l x n)^T I^-1 (l x n)) -- a third of m at the
+ * flank of a (3, 1, 1) ellipsoid. The shapes' p-wave radii and effective
+ * masses (shape/shape.h) account for it, so that every shape keeps the
+ * margin a sphere has (docs/shapes.md, "time step").
+ *
  * For an overridden kn the estimate is sqrt(3 m / (8 kn)): exactly the p-wave
  * step r sqrt(rho/E) of two equal spheres whose material stiffness
  * E pi r / 2 equals kn, so both estimates keep the same margin for a
@@ -40,7 +48,11 @@ double grit_critical_dt(const grit_scene *s)
             const grit_frictmat_def *fm = &s->mats[m].fm;
             dt = fmin(dt, r / sqrt(fm->young / fm->density));
         }
-        if (kmax[m] > 0) dt = fmin(dt, sqrt(3.0 * mi.m / (8.0 * kmax[m])));
+        if (kmax[m] > 0) {
+            const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];
+            const double meff = sc->eff_mass ? sc->eff_mass(s, i) : mi.m;
+            dt = fmin(dt, sqrt(3.0 * meff / (8.0 * kmax[m])));
+        }
     }
     free(pwave);
     free(kmax);

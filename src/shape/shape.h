@@ -17,8 +17,16 @@ typedef struct grit_shape_class {
     /* Axis-aligned box of particle `i` (internal index); may be infinite
      * along some axes (walls, infinite cylinders). */
     grit_aabb (*aabb)(const grit_scene *s, int i);
-    /* Radius for the p-wave time step, NAN if the shape does not take part. */
+    /* Radius for the p-wave time step, NAN if the shape does not take part:
+     * for shapes that turn under a contact, the radius of the sphere of the
+     * same material whose stiffness to mass ratio equals the particle's
+     * worst, if that is below the spec's radius (timestep.c). */
     double (*pwave_radius)(const grit_scene *s, int i);
+    /* Smallest effective mass of a contact on the particle, m / (1 + m
+     * (l x n)^T I^-1 (l x n)) over contact points l with normals n (the
+     * mass a contact force sees when it also turns the particle); NULL: the
+     * mass. For the time step of pair overrides (timestep.c). */
+    double (*eff_mass)(const grit_scene *s, int i);
     /* Radius of the sphere of the same volume (Woo's equivRadius), from
      * which a relative Verlet distance is derived; NAN if undefined. */
     double (*equiv_radius)(const grit_scene *s, int i);

@@ -42,7 +42,7 @@ if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null && /usr/bin/p
     contacts=$(awk -F, 'END {print $4}' pv/stats.csv)
     [ "$contacts" -gt 300 ] || fail "the bed has only $contacts contacts"
     grep -q "^paraview: t = 0.3.*: 300 spheres, $contacts contacts" pv.txt || fail "ParaView read: $(grep '^paraview' pv.txt)"
-    [ -s pv.png ] || fail "ParaView wrote no image"
+    [ -s pv.png ] || fail "ParaView wrote no image: $(tail -3 pv.txt)"
     grep "^paraview: t" pv.txt
 else
     echo "skipped the ParaView check: pvbatch, xvfb-run or ParaView's Python module missing"

@@ -3,6 +3,9 @@
 # complete, with every capsule and ellipsoid drawn as a closed surface
 # (tools/check_vtk.py --bodies); ParaView, where installed, reads it. Bad STL
 # input is one error line naming the file and line, and nothing is written.
+# (xvfb-run -a -n N: the search for a free X display starts at a number of
+# this test's own; two tests searching from the same number at once may take
+# the same display.)
 . "$(dirname "$0")/lib.sh"
 
 small="capsules=12 ellipsoids=10 spheres=6 progress=0"
@@ -56,7 +59,7 @@ if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null && /usr/bin/p
     pvbatch_run "$SRC/tools/paraview_shapes.py" h h.png
     grep -q "^paraview: t = 0.12.*: 6 spheres; .*Facet [1-9][0-9]*, Capsule [1-9][0-9]*, Ellipsoid [1-9][0-9]*" pv.txt ||
         fail "ParaView read: $(grep '^paraview' pv.txt || tail -3 pv.txt)"
-    [ -s h.png ] || fail "ParaView wrote no image"
+    [ -s h.png ] || fail "ParaView wrote no image: $(tail -3 pv.txt)"
     grep "^paraview: t" pv.txt
 else
     echo "skipped the ParaView check: pvbatch, xvfb-run or ParaView's Python module missing"

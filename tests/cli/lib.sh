@@ -74,11 +74,13 @@ grit_python() {
 
 # pvbatch_run SCRIPT OUT_DIR IMAGE: render with ParaView under a virtual X
 # server (output in pv.txt). xvfb-run -a races with other X servers that
-# start at the same moment (two tests in parallel): retried up to 3 times.
+# start at the same moment (two tests in parallel), and a fresh X server may
+# not take the connection under load: a display number of its own per test
+# and try, up to 3 tries.
 pvbatch_run() {
-    for _ in 1 2 3; do
+    for try in 1 2 3; do
         rm -f "$3"
-        xvfb-run -a pvbatch "$@" >pv.txt 2>&1
+        xvfb-run -a -n $((100 + $$ % 800 + 10 * try)) pvbatch "$@" >pv.txt 2>&1
         [ -s "$3" ] && return 0
         sleep 1
     done
