@@ -320,62 +320,80 @@ int main(int argc, char **argv)
         grit_scene_set_def(s, &d);
         grit_step(s, 2000);
     }
-    rec R;
-    int mism = record(s, &R);
-    if (mism < 0) {
-        fprintf(stderr, "could not record a step without a rebuild\n");
-        return 1;
-    }
-    int cnt[GRIT_KUHN_STATUS_COUNT] = {0};
-    grit_kuhn_opt ref = grit_kuhn_refined(), conv = grit_kuhn_conventional();
-    if (!vol_refined) ref = conv;
-    grit_kuhn_out *out = malloc(sizeof *out * (size_t)R.n);
-    double Abig = 0;
-    for (int i = 0; i < R.n; i++) {
-        grit_kuhn_update(&R.in[i], &ref, &out[i]);
-        cnt[out[i].status]++;
-        Abig += out[i].A > 0.1;
-    }
-    printf("scene %s%s: %d particles, %d contacts recorded (%.1f s to prepare); inputs reproduce the engine's "
-           "forces: %s\n",
-           scene, flow ? " (flowing)" : "", grit_particle_count(s), R.n, now() - t0, mism == 0 ? "yes" : "NO");
-    printf("statuses: elastic %d, slip %d, fresh %d, separated %d; sliding with A > 0.1: %.0f\n",
-           cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
-           cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING], cnt[GRIT_KUHN_SEPARATED], Abig);
-    double As[5] = {0};
-    for (int i = 0; i < R.n; i++)
-        if (out[i].status == GRIT_KUHN_SLIP) {
-            double a = out[i].A;
-            As[a < 1e-3 ? 0 : a < 1e-2 ? 1 : a < 1e-1 ? 2 : a < 1 ? 3 : 4]++;
+    if (engine_only) { /* statuses of the last step; no recording (a flowing bed may rebuild every step) */
+        int cnt[GRIT_KUHN_STATUS_COUNT];
+        grit_step(s, 1);
+        grit_kuhn_status_counts(s, cnt);
+        printf("scene %s%s: %d particles, %d contacts (%.1f s to prepare)\n", scene, flow ? " (flowing)" : "",
+               grit_particle_count(s), grit_contact_count(s), now() - t0);
+        printf("statuses: elastic %d, slip %d, fresh %d\n", cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
+               cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING]);
+    } else {
+        rec R;
+        int mism = record(s, &R);
+        if (mism < 0) {
+            fprintf(stderr, "could not record a step without a rebuild\n");
+            return 1;
         }
-    printf("A of the sliding contacts: < 1e-3: %.0f, 1e-3..1e-2: %.0f, 1e-2..0.1: %.0f, 0.1..1: %.0f, > 1: %.0f\n",
-           As[0], As[1], As[2], As[3], As[4]);
-
-    rec S = R;
-    S.in = NULL;
-    if (!engine_only) {
-        double ar = time_pure(&R, &ref, reps, out), ac = time_pure(&R, &conv, reps, out);
-        printf("(A) pure update, ns/contact: refined %.2f, conventional %.2f, ratio %.2f\n", ar, ac, ar / ac);
-        /* the same on the sliding contacts only (worst case) */
-        S.in = malloc(sizeof *S.in * (size_t)R.n);
-        S.n = 0;
+        int cnt[GRIT_KUHN_STATUS_COUNT] = {0};
+        grit_kuhn_opt ref = grit_kuhn_refined(), conv = grit_kuhn_conventional();
+        if (!vol_refined) ref = conv;
+        grit_kuhn_out *out = malloc(sizeof *out * (size_t)R.n);
+        double Abig = 0;
+        for (int i = 0; i < R.n; i++) {
+            grit_kuhn_update(&R.in[i], &ref, &out[i]);
+            cnt[out[i].status]++;
+            Abig += out[i].A > 0.1;
+        }
+        printf("scene %s%s: %d particles, %d contacts recorded (%.1f s to prepare); inputs reproduce the engine's "
+               "forces: %s\n",
+               scene, flow ? " (flowing)" : "", grit_particle_count(s), R.n, now() - t0, mism == 0 ? "yes" : "NO");
+        printf("statuses: elastic %d, slip %d, fresh %d, separated %d; sliding with A > 0.1: %.0f\n",
+               cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
+               cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING], cnt[GRIT_KUHN_SEPARATED], Abig);
+        double As[5] = {0};
         for (int i = 0; i < R.n; i++)
-            if (out[i].status == GRIT_KUHN_SLIP) S.in[S.n++] = R.in[i];
-        if (S.n > 0) {
-            int rs = (int)((double)reps * R.n / S.n);
-            double sr = time_pure(&S, &ref, rs, out), sc = time_pure(&S, &conv, rs, out);
-            printf("    sliding contacts only: refined %.2f, conventional %.2f, ratio %.2f\n", sr, sc, sr / sc);
-        }
+            if (out[i].status == GRIT_KUHN_SLIP) {
+                double a = out[i].A;
+                As[a < 1e-3 ? 0 : a < 1e-2 ? 1 : a < 1e-1 ? 2 : a < 1 ? 3 : 4]++;
+            }
+        printf("A of the sliding contacts: < 1e-3: %.0f, 1e-3..1e-2: %.0f, 1e-2..0.1: %.0f, 0.1..1: %.0f, > 1: %.0f\n",
+               As[0], As[1], As[2], As[3], As[4]);
 
-        grit_law_ctx L = grit_law_ctx_from(s);
-        L.kuhn = ref;
-        double br = time_law(&R, &L, 0, reps);
-        L.kuhn = conv;
-        double bc = time_law(&R, &L, 0, reps);
-        double bi = time_law(&R, &L, 1, reps);
-        printf("(B) law as called by the contact loop, ns/contact: Kuhn refined %.2f, Kuhn conventional %.2f, "
-               "IdealElPl %.2f; refined/conventional %.2f, refined/IdealElPl %.2f\n",
-               br, bc, bi, br / bc, br / bi);
+        {
+            rec S = R;
+            double ar = time_pure(&R, &ref, reps, out), ac = time_pure(&R, &conv, reps, out);
+            printf("(A) pure update, ns/contact: refined %.2f, conventional %.2f, ratio %.2f\n", ar, ac, ar / ac);
+            /* the same on the sliding contacts only (worst case) */
+            S.in = malloc(sizeof *S.in * (size_t)R.n);
+            S.n = 0;
+            for (int i = 0; i < R.n; i++)
+                if (out[i].status == GRIT_KUHN_SLIP) S.in[S.n++] = R.in[i];
+            if (S.n > 0) {
+                int rs = (int)((double)reps * R.n / S.n);
+                double sr = time_pure(&S, &ref, rs, out), sc = time_pure(&S, &conv, rs, out);
+                printf("    sliding contacts only: refined %.2f, conventional %.2f, ratio %.2f\n", sr, sc, sr / sc);
+            }
+
+            grit_law_ctx L = grit_law_ctx_from(s);
+            L.kuhn = ref;
+            double br = time_law(&R, &L, 0, reps);
+            L.kuhn = conv;
+            double bc = time_law(&R, &L, 0, reps);
+            double bi = time_law(&R, &L, 1, reps);
+            printf("(B) law as called by the contact loop, ns/contact: Kuhn refined %.2f, Kuhn conventional %.2f, "
+                   "IdealElPl %.2f; refined/conventional %.2f, refined/IdealElPl %.2f\n",
+                   br, bc, bi, br / bc, br / bi);
+            free(S.in);
+        }
+        free(R.in);
+        free(R.g);
+        free(R.p);
+        free(R.cold);
+        free(R.o);
+        free(R.x0);
+        free(R.fresh);
+        free(out);
     }
 
     const engine_cfg cfg[6] = {{"Kuhn refined", GRIT_LAW_KUHN, true, false},
@@ -400,14 +418,5 @@ int main(int argc, char **argv)
            eb[4] / eb[5]);
     printf("    against IdealElPl SIMD: refined SIMD %.2f, conventional SIMD %.2f\n", eb[2] / eb[5], eb[3] / eb[5]);
     grit_scene_destroy(s);
-    free(R.in);
-    free(R.g);
-    free(R.p);
-    free(R.cold);
-    free(R.o);
-    free(R.x0);
-    free(R.fresh);
-    free(S.in);
-    free(out);
     return 0;
 }

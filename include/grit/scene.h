@@ -52,7 +52,7 @@ typedef enum grit_status {
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
     X(flag, simd, true, "-", 0, 1, 0, NULL, \
-      "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
+      "vectorised kernels: sphere-sphere contacts under IdealElPl and Kuhn, leapfrog of free spheres (false: the scalar reference paths)") \
     X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
       "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
     X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \

@@ -72,6 +72,19 @@ grit_python() {
         /usr/bin/python3 "$@"
 }
 
+# pvbatch_run SCRIPT OUT_DIR IMAGE: render with ParaView under a virtual X
+# server (output in pv.txt). xvfb-run -a races with other X servers that
+# start at the same moment (two tests in parallel): retried up to 3 times.
+pvbatch_run() {
+    for _ in 1 2 3; do
+        rm -f "$3"
+        xvfb-run -a pvbatch "$@" >pv.txt 2>&1
+        [ -s "$3" ] && return 0
+        sleep 1
+    done
+    return 1
+}
+
 finish() {
     if [ "$fails" != 0 ]; then
         echo "$fails check(s) failed" >&2
