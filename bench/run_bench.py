@@ -297,8 +297,12 @@ def machine_info():
 
 
 def versions():
-    out = {'grit': subprocess.run(['git', '-C', REPO, 'describe', '--always', '--dirty', '--abbrev=12'],
-                                  capture_output=True, text=True).stdout.strip()}
+    # the engine's version: the last commit that changed its sources (bench/ changes do not count)
+    git = ['git', '-C', REPO]
+    src = ['--', 'src', 'include', 'CMakeLists.txt']
+    commit = subprocess.run(git + ['log', '-1', '--format=%h'] + src, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(git + ['status', '--porcelain'] + src, capture_output=True, text=True).stdout.strip()
+    out = {'grit': commit + ('-dirty' if dirty else '')}
     for code, pkg in (('liggghts', 'liggghts'), ('lammps', 'lammps'), ('yade', 'yade')):
         r = subprocess.run(['dpkg-query', '-W', '-f', '${Version}', pkg], capture_output=True, text=True)
         out[code] = r.stdout.strip() if r.returncode == 0 else ''
@@ -352,8 +356,8 @@ def summarize(recs, machine, commit_override=None):
             'contacts_pp_code': last.get('contacts_pp', ''), 'contacts_pp_geom': fin.get('geom_contacts_pp', ''),
             'contacts_pw_geom': fin.get('geom_contacts_pw', ''),
             'coordination_pp': fin.get('geom_coordination_pp', ''), 'ke_end_J': last.get('ke_J', ''),
-            'ke_over_pe_released': (fin['ke_J'] / fin['pe_released_J'] if fin.get('ke_J') and fin.get('pe_released_J')
-                                    else ''),
+            'ke_over_pe_released': (fin['ke_J'] / fin['pe_released_J'] if phase == 'settle' and fin.get('ke_J')
+                                    and fin.get('pe_released_J') else ''),
             'rebuilds': last.get('rebuilds', ''),
             'others_busy_cores_median': statistics.median(r['others_busy_cores'] for r in g)}
         if code == 'grit':
@@ -418,6 +422,22 @@ def cmd_report(a):
             ('%.2fx, %.2fx' % (float(r['grit_speedup_cpu_best']), float(r['grit_speedup_cpu_median'])))
             if r['grit_speedup_cpu_best'] else '', f(r['maxrss_mib'], '%.0f'), r['contacts_pp_code'],
             r['contacts_pp_geom'], f(r['others_busy_cores_median'], '%.2f')))
+    print()
+    print('| campaign | phase | code | peak RSS MiB (box-2000 / 20000 / 100000) | bytes/particle at the largest N | '
+          'bytes/particle, marginal (slope between the two largest N) |')
+    print('|' + '---|' * 6)
+    keys = sorted({(r['campaign'], r['phase'], r['code']) for r in rows},
+                  key=lambda k: (k[0], k[1], CODES.index(k[2])))
+    for camp, phase, code in keys:
+        g = sorted((r for r in rows if (r['campaign'], r['phase'], r['code']) == (camp, phase, code)),
+                   key=lambda r: int(r['N']))
+        slope = ''
+        if len(g) >= 2:
+            a_, b_ = g[-2], g[-1]
+            slope = '%.0f' % ((float(b_['maxrss_mib']) - float(a_['maxrss_mib'])) * 2 ** 20 /
+                              (int(b_['N']) - int(a_['N'])))
+        print('| %s | %s | %s | %s | %.0f | %s |' % (camp, phase, code, ' / '.join(
+            '%.0f' % float(r['maxrss_mib']) for r in g), float(g[-1]['rss_bytes_per_particle']), slope))
     print()
     print('| campaign | scene | phase | contact loop ns/contact | integration ns/particle | broad phase µs/particle/rebuild '
           '| rebuilds | shares contacts/integration/broad phase |')
