@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "core/scene_impl.h" /* array capacities, for the memory breakdown */
 #include "grit/grit.h"
 #include "grit/io.h"
 
@@ -54,6 +55,34 @@ static long rss_peak_kb(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+/* Bytes the scene's own arrays hold (capacity, not use): particles (hot and
+ * cold records, id map), contact slots (pair, geometry, physics, cold data,
+ * law state) and potential pairs. The rest of the growth of the RSS is the
+ * broad phase's grid and scratch lists, and the allocator. */
+typedef struct mem {
+    double particles, contacts, potential;
+    double per_particle, per_contact; /* bytes per slot */
+    int particle_cap, contact_cap, pot_cap;
+} mem;
+
+static mem memory(const grit_scene *s)
+{
+    const grit_bodies *b = &s->b;
+    const grit_contacts *c = &s->c;
+    mem m;
+    m.per_particle = sizeof *b->pr + sizeof *b->vw + sizeof *b->ft + sizeof *b->mi + sizeof *b->ori +
+                     sizeof *b->angmom + sizeof *b->flags + sizeof *b->shape + sizeof *b->sidx + sizeof *b->mat +
+                     sizeof *b->mask + sizeof *b->id + sizeof *b->refpos + sizeof *s->id2idx;
+    m.per_contact = sizeof *c->pair + sizeof *c->geom + sizeof *c->phys + sizeof *c->cold + sizeof(double) * c->ext_n;
+    m.particle_cap = b->cap;
+    m.contact_cap = c->cap;
+    m.pot_cap = c->cap_pot;
+    m.particles = m.per_particle * b->cap;
+    m.contacts = m.per_contact * c->cap;
+    m.potential = (double)sizeof *c->pot * c->cap_pot;
+    return m;
 }
 
 static void die(const char *what, const grit_scene *s)
@@ -226,6 +255,7 @@ int main(int argc, char **argv)
         }
     }
     const long rss2 = rss_now_kb();
+    const mem M = memory(s);
     grit_stats st;
     grit_get_stats(s, &st);
     const diag g = diagnose(s);
@@ -243,10 +273,13 @@ int main(int argc, char **argv)
     printf("GRIT_SUMMARY code=grit phase=%s N=%d steps=%ld dt=%g wall_s=%.6f cpu_s=%.6f psps_wall=%.6g psps_cpu=%.6g "
            "contacts_pp=%d contacts_pw=%d real_contacts=%d potential_pairs=%d ke_J=%.6e zmax_m=%.6f rebuilds=%ld "
            "sorts=%ld verlet_dist_m=%.6g t_integrate_s=%.6f t_collide_s=%.6f t_contacts_s=%.6f rss_start_kb=%ld "
-           "rss_loaded_kb=%ld rss_end_kb=%ld maxrss_kb=%ld\n",
+           "rss_loaded_kb=%ld rss_end_kb=%ld maxrss_kb=%ld bytes_per_particle_slot=%.0f particle_cap=%d "
+           "bytes_per_contact_slot=%.0f contact_slots=%d contact_cap=%d pot_cap=%d mem_particles_kb=%.0f "
+           "mem_contacts_kb=%.0f mem_potential_kb=%.0f\n",
            phase, n, steps, d.dt, wall, cpu, ps / wall, ps / cpu, g.pp, g.pw, g.real, st.potential_pairs, g.ke,
            g.zmax, st.rebuilds, st.sorts, st.verlet_dist, st.time_integrate, st.time_collide, st.time_contacts,
-           rss0, rss1, rss2, rss_peak_kb());
+           rss0, rss1, rss2, rss_peak_kb(), M.per_particle, M.particle_cap, M.per_contact, s->c.n, M.contact_cap,
+           M.pot_cap, M.particles / 1024, M.contacts / 1024, M.potential / 1024);
     grit_scene_destroy(s);
     return bad;
 }

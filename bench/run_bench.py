@@ -45,6 +45,9 @@ PEERS = os.path.join(HERE, 'peers')
 RESULTS = os.path.join(HERE, 'results')
 STEPS = {'settle': 100000, 'dense': 2000}
 CODES = ('grit', 'liggghts', 'lammps', 'yade')
+# grit with one option changed, to measure what a technique is worth (--codes grit,grit-scalar,...)
+GRIT_VARIANTS = {'grit-scalar': ['--scalar'], 'grit-nosort': ['--sort-period', '0'],
+                 'grit-skin2e-4': ['--verlet', '2e-4']}
 DENSITY = 2600.0
 G = 9.81
 
@@ -175,11 +178,11 @@ def run_one(a, code, scene, phase, rep, shared):
     final_csv = os.path.join(wd, 'final.csv')
     thev = max(1, nsteps // 10) if phase == 'settle' else max(1, nsteps // 2)
     L = repr(meta['box_Lx_m'])
-    if code == 'grit':
+    if code == 'grit' or code in GRIT_VARIANTS:
         cmd = [a.grit, '--csv', incsv, '--L', L, '--steps', str(nsteps), '--phase', phase, '--out', final_csv]
         if phase == 'settle':
             cmd += ['--every', str(thev)]
-        cmd += a.grit_args.split()
+        cmd += GRIT_VARIANTS.get(code, []) + a.grit_args.split()
     elif code in ('liggghts', 'lammps'):
         data = os.path.join(wd, 'in.data')
         write_data(incsv, meta, data)
@@ -297,8 +300,12 @@ def machine_info():
 
 
 def versions():
-    out = {'grit': subprocess.run(['git', '-C', REPO, 'describe', '--always', '--dirty', '--abbrev=12'],
-                                  capture_output=True, text=True).stdout.strip()}
+    # the engine's version: the last commit that changed its sources (bench/ changes do not count)
+    git = ['git', '-C', REPO]
+    src = ['--', 'src', 'include', 'CMakeLists.txt']
+    commit = subprocess.run(git + ['log', '-1', '--format=%h'] + src, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(git + ['status', '--porcelain'] + src, capture_output=True, text=True).stdout.strip()
+    out = {'grit': commit + ('-dirty' if dirty else '')}
     for code, pkg in (('liggghts', 'liggghts'), ('lammps', 'lammps'), ('yade', 'yade')):
         r = subprocess.run(['dpkg-query', '-W', '-f', '${Version}', pkg], capture_output=True, text=True)
         out[code] = r.stdout.strip() if r.returncode == 0 else ''
@@ -332,7 +339,7 @@ def summarize(recs, machine, commit_override=None):
         groups.setdefault((r['campaign'], r['code'], r['scene'], r['phase']), []).append(r)
     rows = []
     for (camp, code, scene, phase), g in sorted(groups.items(), key=lambda kv: (
-            kv[0][0], int(kv[0][2].split('-')[1]), kv[0][3], CODES.index(kv[0][1]))):
+            kv[0][0], int(kv[0][2].split('-')[1]), kv[0][3], code_rank(kv[0][1]))):
         n, steps = g[0]['N'], g[0]['steps']
         cpus = sorted(r['cpu_s'] for r in g)
         walls = sorted(r['wall_s'] for r in g if r.get('wall_s'))
@@ -341,7 +348,7 @@ def summarize(recs, machine, commit_override=None):
         row = {'machine': machine, 'cpu': '%s (family %s model %s, %d vCPU%s)' % (
             mi['cpu_model'], mi['cpu_family'], mi['cpu_model_id'], mi['ncpu'], ', AVX-512' if mi['avx512'] else ''),
             'date': min(r['date'] for r in g)[:10], 'grit_commit': ver['grit'], 'campaign': camp, 'code': code,
-            'version': ver.get(code, ''), 'scene': scene, 'phase': phase, 'N': n, 'steps': steps, 'dt_s': g[0]['dt'],
+            'version': ver.get('grit' if code in GRIT_VARIANTS else code, ''), 'scene': scene, 'phase': phase, 'N': n, 'steps': steps, 'dt_s': g[0]['dt'],
             'runs': len(g), 'cpu_s_best': cpus[0], 'cpu_s_median': statistics.median(cpus), 'cpu_s_worst': cpus[-1],
             'psps_cpu_best': n * steps / cpus[0], 'psps_cpu_median': n * steps / statistics.median(cpus),
             'wall_s_best': walls[0] if walls else '', 'wall_s_median': statistics.median(walls) if walls else '',
@@ -352,11 +359,11 @@ def summarize(recs, machine, commit_override=None):
             'contacts_pp_code': last.get('contacts_pp', ''), 'contacts_pp_geom': fin.get('geom_contacts_pp', ''),
             'contacts_pw_geom': fin.get('geom_contacts_pw', ''),
             'coordination_pp': fin.get('geom_coordination_pp', ''), 'ke_end_J': last.get('ke_J', ''),
-            'ke_over_pe_released': (fin['ke_J'] / fin['pe_released_J'] if fin.get('ke_J') and fin.get('pe_released_J')
-                                    else ''),
+            'ke_over_pe_released': (fin['ke_J'] / fin['pe_released_J'] if phase == 'settle' and fin.get('ke_J')
+                                    and fin.get('pe_released_J') else ''),
             'rebuilds': last.get('rebuilds', ''),
             'others_busy_cores_median': statistics.median(r['others_busy_cores'] for r in g)}
-        if code == 'grit':
+        if code == 'grit' or code in GRIT_VARIANTS:
             best = min(g, key=lambda r: r['cpu_s'])
             tc, ti, tb = best['t_contacts_s'], best['t_integrate_s'], best['t_collide_s']
             tot = tc + ti + tb
@@ -372,6 +379,10 @@ def summarize(recs, machine, commit_override=None):
             row['grit_speedup_cpu_best'] = ref['psps_cpu_best'] / row['psps_cpu_best']
             row['grit_speedup_cpu_median'] = ref['psps_cpu_median'] / row['psps_cpu_median']
     return rows
+
+
+def code_rank(code):
+    return CODES.index(code) if code in CODES else len(CODES) + sorted(GRIT_VARIANTS).index(code)
 
 
 def fmt(v):
@@ -419,14 +430,30 @@ def cmd_report(a):
             if r['grit_speedup_cpu_best'] else '', f(r['maxrss_mib'], '%.0f'), r['contacts_pp_code'],
             r['contacts_pp_geom'], f(r['others_busy_cores_median'], '%.2f')))
     print()
-    print('| campaign | scene | phase | contact loop ns/contact | integration ns/particle | broad phase µs/particle/rebuild '
-          '| rebuilds | shares contacts/integration/broad phase |')
-    print('|' + '---|' * 8)
+    print('| campaign | phase | code | peak RSS MiB (box-2000 / 20000 / 100000) | bytes/particle at the largest N | '
+          'bytes/particle, marginal (slope between the two largest N) |')
+    print('|' + '---|' * 6)
+    keys = sorted({(r['campaign'], r['phase'], r['code']) for r in rows},
+                  key=lambda k: (k[0], k[1], code_rank(k[2])))
+    for camp, phase, code in keys:
+        g = sorted((r for r in rows if (r['campaign'], r['phase'], r['code']) == (camp, phase, code)),
+                   key=lambda r: int(r['N']))
+        slope = ''
+        if len(g) >= 2:
+            a_, b_ = g[-2], g[-1]
+            slope = '%.0f' % ((float(b_['maxrss_mib']) - float(a_['maxrss_mib'])) * 2 ** 20 /
+                              (int(b_['N']) - int(a_['N'])))
+        print('| %s | %s | %s | %s | %.0f | %s |' % (camp, phase, code, ' / '.join(
+            '%.0f' % float(r['maxrss_mib']) for r in g), float(g[-1]['rss_bytes_per_particle']), slope))
+    print()
+    print('| campaign | code | scene | phase | contact loop ns/contact | integration ns/particle | '
+          'broad phase µs/particle/rebuild | rebuilds | shares contacts/integration/broad phase |')
+    print('|' + '---|' * 9)
     for r in rows:
-        if r['code'] != 'grit':
+        if not r['grit_contact_ns_per_contact']:
             continue
-        print('| %s | %s | %s | %s | %s | %s | %s | %.0f / %.0f / %.0f %% |' % (
-            r['campaign'], r['scene'], r['phase'], f(r['grit_contact_ns_per_contact']),
+        print('| %s | %s | %s | %s | %s | %s | %s | %s | %.0f / %.0f / %.0f %% |' % (
+            r['campaign'], r['code'], r['scene'], r['phase'], f(r['grit_contact_ns_per_contact']),
             f(r['grit_integrate_ns_per_particle']), f(r['grit_collide_us_per_particle_rebuild']), r['rebuilds'],
             100 * float(r['grit_share_contacts']), 100 * float(r['grit_share_integrate']),
             100 * float(r['grit_share_collide'])))
@@ -437,7 +464,8 @@ def main():
     sub = ap.add_subparsers(dest='action', required=True)
     work = os.path.join(REPO, 'build-bench')
     r = sub.add_parser('run')
-    r.add_argument('--codes', default=','.join(CODES))
+    r.add_argument('--codes', default=','.join(CODES),
+                   help='among %s and the grit variants %s' % (', '.join(CODES), ', '.join(sorted(GRIT_VARIANTS))))
     r.add_argument('--scenes', default='box-2000,box-20000,box-100000')
     r.add_argument('--phase', choices=('settle', 'dense'), default='dense')
     r.add_argument('--reps', type=int, default=3)
