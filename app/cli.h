@@ -28,7 +28,9 @@
     X(choice, vtk_format, 0, "-", 0, 1, 0, "binary|ascii", \
       "VTK arrays as base64 binary (compact) or text (readable)") \
     X(double, progress, 5.0, "s", 0.0, INFINITY, 0, NULL, \
-      "seconds between progress lines when stdout is not a terminal (0: none)")
+      "seconds between progress lines when stdout is not a terminal (0: none)") \
+    X(double, checkpoint, 600.0, "s", 0.0, INFINITY, 0, NULL, \
+      "wall-clock seconds between restart files OUT.partial/restart.grit during the run (0: none)")
 /* clang-format on */
 
 typedef struct run_def {
@@ -64,6 +66,10 @@ typedef struct preproc {
     /* Fill the created scene (materials, particles); on error write one line
      * into err and return non-zero. */
     int (*build)(job *j, grit_scene *s, char *err, size_t len);
+    /* Instead of create + build: a scene that exists already (a restart
+     * file), whose own parameters are kept; the scene group is then not
+     * offered on the command line. NULL for the scene generators. */
+    grit_scene *(*load)(job *j, char *err, size_t len);
 } preproc;
 
 struct job {
@@ -75,7 +81,14 @@ struct job {
     run_def run;
     grit_scene_def scene;
     text_param out;
+    text_param save;
     char out_default[64];
+    /* Optional, set by the preprocessor's init (NULL: none): steer the run,
+     * e.g. change the velocity gradient of a periodic cell. Called before the
+     * first step and then at the step it sets in *next (> the current step;
+     * negative: never again); on error it writes one line into err and
+     * returns non-zero. A run continued with `grit run restart` has none. */
+    int (*control)(job *j, grit_scene *s, long *next, char *err, size_t len);
 };
 
 void job_add_group(job *j, const char *title, const grit_param_table *t, void *def);

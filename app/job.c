@@ -53,10 +53,14 @@ int job_init(job *j, const preproc *p)
     snprintf(j->out_default, sizeof j->out_default, "%s-out", p->name);
     j->out = (text_param){"out", j->out_default,
                           "output folder; written as OUT.partial and renamed to OUT when the run completes", NULL};
+    j->save = (text_param){"save", NULL,
+                           "also save the final scene to this restart file (OUT/restart.grit is always written)",
+                           NULL};
     p->init(j);
     job_add_group(j, "run", &run_param_table, &j->run);
     job_add_text(j, "run", &j->out);
-    job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+    job_add_text(j, "run", &j->save);
+    if (!p->load) job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
     /* one key, one meaning: a name declared in two groups is a bug here */
     int n;
     const char *const *names = all_names(j, &n);
@@ -89,6 +93,11 @@ static int distance(const char *a, const char *b)
 
 static void unknown_key(const job *j, const char *key)
 {
+    if (j->pre->load && grit_param_find(&grit_scene_param_table, key)) {
+        cli_error("'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", key,
+                  j->pre->name);
+        return;
+    }
     int n, best = 99;
     const char *const *names = all_names(j, &n), *guess = NULL;
     for (int i = 0; i < n; i++) {

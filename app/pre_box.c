@@ -97,4 +97,5 @@ const preproc preproc_box = {
     "spheres from a CSV file settle in a box of 5 walls (the benchmark scene box-N, see ../shared/bench/SCENES.md)",
     init,
     build,
+    NULL,
 };

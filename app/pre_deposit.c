@@ -118,4 +118,5 @@ const preproc preproc_deposit = {
     "spheres fall into a box of walls or facets and settle under gravity",
     init,
     build,
+    NULL,
 };

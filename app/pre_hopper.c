@@ -221,4 +221,5 @@ const preproc preproc_hopper = {
     "capsules, ellipsoids and spheres poured into an STL hopper onto a wall",
     init,
     build,
+    NULL,
 };

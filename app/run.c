@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "grit/io.h"
+#include "grit/restart.h"
 #include "grit/shapes.h"
 #include "outdir.h"
 
@@ -64,7 +65,12 @@ typedef struct output {
     const char *out;
     grit_vtk_series *vtk;
     grit_energy_log *energy;
+    grit_stress_log *stress; /* periodic scenes: stress.csv */
     long vtk_every, save_every;
+    char msg[1024]; /* why the run stopped, when not the engine's grit_last_error */
+    double checkpoint, last_checkpoint; /* wall-clock seconds */
+    char restart[4300];                 /* OUT.partial/restart.grit */
+    bool have_checkpoint;
 } output;
 
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
@@ -82,11 +88,17 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     return 0;
 }
 
+static int write_rows(output *o, grit_scene *s)
+{
+    if (o->energy && grit_energy_log_row(o->energy, s)) return -1;
+    if (o->stress && grit_stress_log_row(o->stress, s)) return -1;
+    return 0;
+}
+
 static int write_frame(output *o, grit_scene *s)
 {
     if (o->vtk && grit_vtk_series_write(o->vtk, s)) return -1;
-    if (o->energy && grit_energy_log_row(o->energy, s)) return -1;
-    return 0;
+    return write_rows(o, s);
 }
 
 static void summary(const job *j, const grit_scene *s, double wall, const output *o, long steps)
@@ -110,29 +122,43 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
         printf("\n                total %.6g (initial %.6g), balance error %.3g\n", grit_energy_total(s),
                grit_energy_initial(s), grit_energy_rel_error(s));
     } else printf("  energy        not tracked (track_energy=false)\n");
+    double sig[3][3];
+    if (grit_is_periodic(s) && grit_stress(s, sig) == GRIT_OK)
+        printf("  stress (Pa)   p %.6g; xx %.6g yy %.6g zz %.6g yz %.6g xz %.6g xy %.6g (tension positive), "
+               "cell volume %.6g m^3\n",
+               0.0 - (sig[0][0] + sig[1][1] + sig[2][2]) / 3, sig[0][0], sig[1][1], sig[2][2], sig[1][2], sig[0][2],
+               sig[0][1], grit_cell_volume(s));
     const double tt = st.time_integrate + st.time_collide + st.time_contacts;
     printf("  broad phase   %ld rebuilds, %ld re-sorts, Verlet distance %.3g m; time: integrate %.0f%%, collide "
            "%.0f%%, contacts %.0f%%\n",
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
-    printf("  output        %s/ (%d VTK frames%s, final.csv, %s)\n", o->out,
-           o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "", OUTDIR_MARKER);
+    printf("  output        %s/ (%d VTK frames%s%s, final.csv, restart.grit, %s)\n", o->out,
+           o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "",
+           o->stress ? ", stress.csv" : "", OUTDIR_MARKER);
 }
 
 /* Everything before the output folder exists; returns the scene or NULL
  * after printing the error. */
 static grit_scene *prepare(job *j, long *steps)
 {
-    grit_scene *s = grit_scene_create(&j->scene);
-    if (!s) {
-        cli_error("%s", grit_create_error());
-        return NULL;
-    }
     char err[1024];
-    if (j->pre->build(j, s, err, sizeof err)) {
-        cli_error("%s", err);
-        grit_scene_destroy(s);
-        return NULL;
+    grit_scene *s;
+    if (j->pre->load) {
+        if (!(s = j->pre->load(j, err, sizeof err))) {
+            cli_error("%s", err);
+            return NULL;
+        }
+    } else {
+        if (!(s = grit_scene_create(&j->scene))) {
+            cli_error("%s", grit_create_error());
+            return NULL;
+        }
+        if (j->pre->build(j, s, err, sizeof err)) {
+            cli_error("%s", err);
+            grit_scene_destroy(s);
+            return NULL;
+        }
     }
     double dt;
     if (grit_check_dt(s, &dt)) {
@@ -140,9 +166,12 @@ static grit_scene *prepare(job *j, long *steps)
         grit_scene_destroy(s);
         return NULL;
     }
-    /* fix the automatic step now, so that the record and the log show it */
-    j->scene.dt = dt;
-    grit_scene_set_def(s, &j->scene);
+    /* fix the automatic step now, so that the record and the log show it
+     * (a restarted scene has its step fixed already: left untouched) */
+    if (j->scene.dt != dt) {
+        j->scene.dt = dt;
+        grit_scene_set_def(s, &j->scene);
+    }
     *steps = j->run.steps > 0 ? j->run.steps : (long)ceil(j->run.time / dt - 1e-9);
     if (*steps < 1) *steps = 1;
     return s;
@@ -151,12 +180,16 @@ static grit_scene *prepare(job *j, long *steps)
 static int run_loop(job *j, grit_scene *s, output *o, long steps)
 {
     progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, steps, grit_particle_count(s)};
+    long control = -1; /* the next step at which the preprocessor steers the run */
+    if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
     if (write_frame(o, s)) return -1;
     const long start = grit_step_count(s), end = start + steps;
     long chunk = 10;
     while (grit_step_count(s) < end) {
         const long k = grit_step_count(s);
+        if (control >= 0 && k >= control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
         long next = end;
+        if (control > k) next = lmin(next, control);
         if (o->vtk_every > 0) next = lmin(next, (k / o->vtk_every + 1) * o->vtk_every);
         if (o->save_every > 0) next = lmin(next, (k / o->save_every + 1) * o->save_every);
         const long n = lmin(next - k, chunk);
@@ -168,9 +201,14 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         const long kk = grit_step_count(s);
         const bool last = kk == end; /* every series ends with the final state */
         if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -1;
-        if (o->energy && (last || kk % o->save_every == 0) && grit_energy_log_row(o->energy, s)) return -1;
+        if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -1;
         progress_show(&pg, s, false);
         if (interrupted) return 1;
+        if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
+            if (grit_save(s, o->restart)) return -1;
+            o->have_checkpoint = true;
+            o->last_checkpoint = now();
+        }
     }
     progress_show(&pg, s, true);
     return 0;
@@ -195,7 +233,7 @@ int cmd_run(int argc, char **argv)
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
-    output o = {.out = j.out.value};
+    output o = {.out = j.out.value, .checkpoint = j.run.checkpoint};
 
     long steps;
     grit_scene *s = prepare(&j, &steps);
@@ -229,10 +267,16 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }
+    snprintf(path, sizeof path, "%s/stress.csv", o.partial);
+    if (!code && o.save_every > 0 && grit_is_periodic(s) && !(o.stress = grit_stress_log_open(s, path))) {
+        cli_error("%s", grit_last_error(s));
+        code = EXIT_RUN_FAILED;
+    }
     if (code) { /* nothing of the run exists yet */
         outdir_discard(o.partial);
         grit_vtk_series_destroy(o.vtk);
         grit_energy_log_close(o.energy, s, false);
+        grit_stress_log_close(o.stress, s, false);
         grit_scene_destroy(s);
         return code;
     }
@@ -244,16 +288,35 @@ int cmd_run(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
     const double t0 = now();
+    o.last_checkpoint = t0;
     rc = run_loop(&j, s, &o, steps);
     const double wall = now() - t0;
-    char failure[600];
-    snprintf(failure, sizeof failure, "%s", grit_last_error(s));
-    /* the energy log is kept also when the run fails: it is inside the
-     * folder that says it is partial */
-    if (grit_energy_log_close(o.energy, s, true) && rc == 0) rc = -1;
+    char failure[1100];
+    snprintf(failure, sizeof failure, "%s", o.msg[0] ? o.msg : grit_last_error(s));
+    /* the energy and stress logs are kept also when the run fails: they are
+     * inside the folder that says it is partial */
+    if (grit_energy_log_close(o.energy, s, true) && rc == 0) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
+    if (grit_stress_log_close(o.stress, s, true) && rc == 0) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
     snprintf(path, sizeof path, "%s/final.csv", o.partial);
     if (rc == 0 && grit_io_save_spheres_csv(s, path)) rc = -1;
+    /* the state between two steps is consistent also after Ctrl-C: saved
+     * so that the run can go on; after a failure the last checkpoint stays */
+    if (rc >= 0 && grit_save(s, o.restart)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    } else if (rc > 0) o.have_checkpoint = true;
+    if (rc == 0 && j.save.value && grit_save(s, j.save.value)) {
+        snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+        rc = -1;
+    }
     if (rc == 0 && outdir_commit(o.out, o.partial, err, sizeof err)) {
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
@@ -261,11 +324,14 @@ int cmd_run(int argc, char **argv)
         summary(&j, s, wall, &o, steps);
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("interrupted at step %ld; the incomplete output is in '%s'", grit_step_count(s), o.partial);
+        cli_error("interrupted at step %ld; the incomplete output is in '%s'%s%s", grit_step_count(s), o.partial,
+                  o.have_checkpoint ? "; continue with: grit run restart file=" : "",
+                  o.have_checkpoint ? o.restart : "");
         code = EXIT_INTERRUPTED;
     } else {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("%s (at step %ld; the incomplete output is in '%s')", failure, grit_step_count(s), o.partial);
+        cli_error("%s (at step %ld; the incomplete output is in '%s'%s%s)", failure, grit_step_count(s), o.partial,
+                  o.have_checkpoint ? "; the last checkpoint is " : "", o.have_checkpoint ? o.restart : "");
         code = EXIT_RUN_FAILED;
     }
     grit_vtk_series_destroy(o.vtk);

@@ -1,7 +1,7 @@
 /* Micro-benchmark of Kuhn's refined law against the conventional law, per
  * contact (built, not a test: timings belong to benchmarks).
  *
- *   bench_kuhn [SCENE = box-2000] [repetitions = 200] [flow]
+ *   bench_kuhn [SCENE = box-2000] [repetitions = 200] [flow] [engine]
  *
  * 1. The benchmark scene box-N of /work/shared/bench/SCENES.md (settled bed
  *    from scenes/box-N-settled.csv, kn = 1e4, kt = 2/7 kn, cn = 0.1,
@@ -20,8 +20,11 @@
  *        update, state, local force), Kuhn refined / Kuhn conventional /
  *        IdealElPl, over the recorded contacts;
  *    (C) the engine's contact loop (geometry + law + force scatter), 200
- *        steps of the scene with each law (IdealElPl: scalar and SIMD), the
- *        loop alone timed (the step's sequence is called piece by piece). */
+ *        steps of the scene with each law, scalar and vectorised (simd =
+ *        true: the sphere-sphere kernels ss_kuhn_simd.c, ss_idealelpl_simd.c),
+ *        the loop alone timed (the step's sequence is called piece by
+ *        piece); the configurations alternate, five rounds, best and median.
+ *    With "engine" only (C) is timed. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,38 +231,86 @@ static __attribute__((noinline)) double time_law(const rec *R, const grit_law_ct
 /* The engine's step taken apart (the sequence of grit_step, on a scene
  * without energy tracking and with dt fixed) so that the contact loop alone
  * is timed with the thread's CPU clock (grit_stats uses the wall clock). */
-static double time_engine(grit_scene *s, int law, bool refined, bool simd, int steps)
+typedef struct engine_cfg {
+    const char *name;
+    int law;
+    bool refined, simd;
+} engine_cfg;
+
+static void engine_set(grit_scene *s, const engine_cfg *c)
 {
-    double best = INFINITY;
     grit_scene_def d = *grit_scene_get_def(s);
-    d.law = law;
-    d.simd = simd;
-    d.kuhn_fresh = d.kuhn_onset = d.kuhn_turn = refined;
-    d.kuhn_twirl = refined ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
+    d.law = c->law;
+    d.simd = c->simd;
+    d.kuhn_fresh = d.kuhn_onset = d.kuhn_turn = c->refined;
+    d.kuhn_twirl = c->refined ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
     grit_scene_set_def(s, &d);
-    grit_step(s, 1); /* the law's state in place */
-    for (int run = 0; run < 5; run++) {
-        double t = 0;
-        long nc = 0;
-        for (int k = 0; k < steps; k++) {
-            if (grit_contact_prepare(s) || grit_leapfrog(s) || grit_collide(s)) exit(1);
-            double t0 = now();
-            if (grit_contact_loop(s)) exit(1);
-            t += now() - t0;
-            nc += s->c.n_real;
-            s->step++;
-            s->time += s->dt;
-        }
-        best = fmin(best, t / (double)nc * 1e9);
+}
+
+/* One run of `steps` steps; ns per real contact of the loop alone. */
+static double engine_run(grit_scene *s, int steps)
+{
+    double t = 0;
+    long nc = 0;
+    for (int k = 0; k < steps; k++) {
+        if (grit_contact_prepare(s) || grit_leapfrog(s) || grit_collide(s)) exit(1);
+        double t0 = now();
+        if (grit_contact_loop(s)) exit(1);
+        t += now() - t0;
+        nc += s->c.n_real;
+        s->step++;
+        s->time += s->dt;
     }
-    return best;
+    return t / (double)nc * 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every configuration in turn, five rounds (the scene keeps moving, so that
+ * each configuration samples the same stretch of the run); best and median
+ * of each. One step after each switch puts the law's state in place. */
+#define ROUNDS 5
+static void time_engines(grit_scene *s, const engine_cfg *cfg, int n, int steps, double *best, double *med,
+                         double (*share)[3])
+{
+    double t[16][ROUNDS];
+    long lanes[16][3] = {{0}};
+    for (int r = 0; r < ROUNDS; r++)
+        for (int j = 0; j < n; j++) {
+            const int i = (j + r) % n; /* the order rotates too */
+            engine_set(s, &cfg[i]);
+            grit_step(s, 1);
+            long l0[3];
+            memcpy(l0, s->kuhn_lanes, sizeof l0);
+            t[i][r] = engine_run(s, steps);
+            for (int q = 0; q < 3; q++) lanes[i][q] += s->kuhn_lanes[q] - l0[q];
+        }
+    for (int i = 0; i < n; i++) {
+        qsort(t[i], ROUNDS, sizeof(double), cmp_double);
+        best[i] = t[i][0];
+        med[i] = t[i][ROUNDS / 2];
+        const long all = lanes[i][0] + lanes[i][1] + lanes[i][2];
+        for (int q = 0; q < 3; q++) share[i][q] = all ? (double)lanes[i][q] / (double)all : 0.0;
+    }
 }
 
 int main(int argc, char **argv)
 {
     const char *scene = argc > 1 ? argv[1] : "box-2000";
     int reps = argc > 2 ? atoi(argv[2]) : 200;
-    bool flow = argc > 3 && !strcmp(argv[3], "flow");
+    bool flow = false, engine_only = false;
+    for (int i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "flow")) flow = true;
+        else if (!strcmp(argv[i], "engine")) engine_only = true;
+        else {
+            fprintf(stderr, "bench_kuhn: unknown option %s (flow, engine)\n", argv[i]);
+            return 1;
+        }
+    }
     grit_scene *s = build(scene);
     double t0 = now();
     grit_step(s, 2000); /* the dense phase */
@@ -269,80 +320,103 @@ int main(int argc, char **argv)
         grit_scene_set_def(s, &d);
         grit_step(s, 2000);
     }
-    rec R;
-    int mism = record(s, &R);
-    if (mism < 0) {
-        fprintf(stderr, "could not record a step without a rebuild\n");
-        return 1;
-    }
-    int cnt[GRIT_KUHN_STATUS_COUNT] = {0};
-    grit_kuhn_opt ref = grit_kuhn_refined(), conv = grit_kuhn_conventional();
-    if (!vol_refined) ref = conv;
-    grit_kuhn_out *out = malloc(sizeof *out * (size_t)R.n);
-    double Abig = 0;
-    for (int i = 0; i < R.n; i++) {
-        grit_kuhn_update(&R.in[i], &ref, &out[i]);
-        cnt[out[i].status]++;
-        Abig += out[i].A > 0.1;
-    }
-    printf("scene %s%s: %d particles, %d contacts recorded (%.1f s to prepare); inputs reproduce the engine's "
-           "forces: %s\n",
-           scene, flow ? " (flowing)" : "", grit_particle_count(s), R.n, now() - t0, mism == 0 ? "yes" : "NO");
-    printf("statuses: elastic %d, slip %d, fresh %d, separated %d; sliding with A > 0.1: %.0f\n",
-           cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
-           cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING], cnt[GRIT_KUHN_SEPARATED], Abig);
-    double As[5] = {0};
-    for (int i = 0; i < R.n; i++)
-        if (out[i].status == GRIT_KUHN_SLIP) {
-            double a = out[i].A;
-            As[a < 1e-3 ? 0 : a < 1e-2 ? 1 : a < 1e-1 ? 2 : a < 1 ? 3 : 4]++;
+    if (engine_only) { /* statuses of the last step; no recording (a flowing bed may rebuild every step) */
+        int cnt[GRIT_KUHN_STATUS_COUNT];
+        grit_step(s, 1);
+        grit_kuhn_status_counts(s, cnt);
+        printf("scene %s%s: %d particles, %d contacts (%.1f s to prepare)\n", scene, flow ? " (flowing)" : "",
+               grit_particle_count(s), grit_contact_count(s), now() - t0);
+        printf("statuses: elastic %d, slip %d, fresh %d\n", cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
+               cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING]);
+    } else {
+        rec R;
+        int mism = record(s, &R);
+        if (mism < 0) {
+            fprintf(stderr, "could not record a step without a rebuild\n");
+            return 1;
         }
-    printf("A of the sliding contacts: < 1e-3: %.0f, 1e-3..1e-2: %.0f, 1e-2..0.1: %.0f, 0.1..1: %.0f, > 1: %.0f\n",
-           As[0], As[1], As[2], As[3], As[4]);
+        int cnt[GRIT_KUHN_STATUS_COUNT] = {0};
+        grit_kuhn_opt ref = grit_kuhn_refined(), conv = grit_kuhn_conventional();
+        if (!vol_refined) ref = conv;
+        grit_kuhn_out *out = malloc(sizeof *out * (size_t)R.n);
+        double Abig = 0;
+        for (int i = 0; i < R.n; i++) {
+            grit_kuhn_update(&R.in[i], &ref, &out[i]);
+            cnt[out[i].status]++;
+            Abig += out[i].A > 0.1;
+        }
+        printf("scene %s%s: %d particles, %d contacts recorded (%.1f s to prepare); inputs reproduce the engine's "
+               "forces: %s\n",
+               scene, flow ? " (flowing)" : "", grit_particle_count(s), R.n, now() - t0, mism == 0 ? "yes" : "NO");
+        printf("statuses: elastic %d, slip %d, fresh %d, separated %d; sliding with A > 0.1: %.0f\n",
+               cnt[GRIT_KUHN_ELASTIC], cnt[GRIT_KUHN_SLIP],
+               cnt[GRIT_KUHN_FRESH_ELASTIC] + cnt[GRIT_KUHN_FRESH_SLIDING], cnt[GRIT_KUHN_SEPARATED], Abig);
+        double As[5] = {0};
+        for (int i = 0; i < R.n; i++)
+            if (out[i].status == GRIT_KUHN_SLIP) {
+                double a = out[i].A;
+                As[a < 1e-3 ? 0 : a < 1e-2 ? 1 : a < 1e-1 ? 2 : a < 1 ? 3 : 4]++;
+            }
+        printf("A of the sliding contacts: < 1e-3: %.0f, 1e-3..1e-2: %.0f, 1e-2..0.1: %.0f, 0.1..1: %.0f, > 1: %.0f\n",
+               As[0], As[1], As[2], As[3], As[4]);
 
-    double ar = time_pure(&R, &ref, reps, out), ac = time_pure(&R, &conv, reps, out);
-    printf("(A) pure update, ns/contact: refined %.2f, conventional %.2f, ratio %.2f\n", ar, ac, ar / ac);
-    /* the same on the sliding contacts only (worst case) */
-    rec S = R;
-    S.in = malloc(sizeof *S.in * (size_t)R.n);
-    S.n = 0;
-    for (int i = 0; i < R.n; i++)
-        if (out[i].status == GRIT_KUHN_SLIP) S.in[S.n++] = R.in[i];
-    if (S.n > 0) {
-        int rs = (int)((double)reps * R.n / S.n);
-        double sr = time_pure(&S, &ref, rs, out), sc = time_pure(&S, &conv, rs, out);
-        printf("    sliding contacts only: refined %.2f, conventional %.2f, ratio %.2f\n", sr, sc, sr / sc);
+        {
+            rec S = R;
+            double ar = time_pure(&R, &ref, reps, out), ac = time_pure(&R, &conv, reps, out);
+            printf("(A) pure update, ns/contact: refined %.2f, conventional %.2f, ratio %.2f\n", ar, ac, ar / ac);
+            /* the same on the sliding contacts only (worst case) */
+            S.in = malloc(sizeof *S.in * (size_t)R.n);
+            S.n = 0;
+            for (int i = 0; i < R.n; i++)
+                if (out[i].status == GRIT_KUHN_SLIP) S.in[S.n++] = R.in[i];
+            if (S.n > 0) {
+                int rs = (int)((double)reps * R.n / S.n);
+                double sr = time_pure(&S, &ref, rs, out), sc = time_pure(&S, &conv, rs, out);
+                printf("    sliding contacts only: refined %.2f, conventional %.2f, ratio %.2f\n", sr, sc, sr / sc);
+            }
+
+            grit_law_ctx L = grit_law_ctx_from(s);
+            L.kuhn = ref;
+            double br = time_law(&R, &L, 0, reps);
+            L.kuhn = conv;
+            double bc = time_law(&R, &L, 0, reps);
+            double bi = time_law(&R, &L, 1, reps);
+            printf("(B) law as called by the contact loop, ns/contact: Kuhn refined %.2f, Kuhn conventional %.2f, "
+                   "IdealElPl %.2f; refined/conventional %.2f, refined/IdealElPl %.2f\n",
+                   br, bc, bi, br / bc, br / bi);
+            free(S.in);
+        }
+        free(R.in);
+        free(R.g);
+        free(R.p);
+        free(R.cold);
+        free(R.o);
+        free(R.x0);
+        free(R.fresh);
+        free(out);
     }
 
-    grit_law_ctx L = grit_law_ctx_from(s);
-    L.kuhn = ref;
-    double br = time_law(&R, &L, 0, reps);
-    L.kuhn = conv;
-    double bc = time_law(&R, &L, 0, reps);
-    double bi = time_law(&R, &L, 1, reps);
-    printf("(B) law as called by the contact loop, ns/contact: Kuhn refined %.2f, Kuhn conventional %.2f, "
-           "IdealElPl %.2f; refined/conventional %.2f, refined/IdealElPl %.2f\n",
-           br, bc, bi, br / bc, br / bi);
-
-    int steps = 200;
-    double er = time_engine(s, GRIT_LAW_KUHN, true, false, steps);
-    double ec = time_engine(s, GRIT_LAW_KUHN, false, false, steps);
-    double ei = time_engine(s, GRIT_LAW_IDEALELPL, false, false, steps);
-    double es = time_engine(s, GRIT_LAW_IDEALELPL, false, true, steps);
-    double er2 = time_engine(s, GRIT_LAW_KUHN, true, false, steps);
-    er = fmin(er, er2);
-    printf("(C) engine contact loop, ns/contact: Kuhn refined %.2f, Kuhn conventional %.2f, IdealElPl %.2f "
-           "(SIMD kernel %.2f); refined/conventional %.2f, refined/IdealElPl %.2f (SIMD %.2f)\n",
-           er, ec, ei, es, er / ec, er / ei, er / es);
+    const engine_cfg cfg[6] = {{"Kuhn refined", GRIT_LAW_KUHN, true, false},
+                               {"Kuhn conventional", GRIT_LAW_KUHN, false, false},
+                               {"Kuhn refined SIMD", GRIT_LAW_KUHN, true, true},
+                               {"Kuhn conventional SIMD", GRIT_LAW_KUHN, false, true},
+                               {"IdealElPl", GRIT_LAW_IDEALELPL, false, false},
+                               {"IdealElPl SIMD", GRIT_LAW_IDEALELPL, false, true}};
+    double eb[6], em[6], share[6][3];
+    time_engines(s, cfg, 6, 200, eb, em, share);
+    printf("(C) engine contact loop, ns/contact, best (median) of %d alternating runs of 200 steps:\n", ROUNDS);
+    for (int i = 0; i < 6; i++) {
+        printf("    %-23s %6.2f (%6.2f)", cfg[i].name, eb[i], em[i]);
+        if (cfg[i].law == GRIT_LAW_KUHN && cfg[i].simd)
+            printf("   contacts: %.1f %% 4-wide, %.1f %% with the update lane by lane, %.2f %% scalar", 100 * share[i][0],
+                   100 * share[i][2], 100 * share[i][1]);
+        printf("\n");
+    }
+    printf("    refined/conventional: scalar %.2f, SIMD %.2f; refined SIMD / conventional scalar %.2f\n", eb[0] / eb[1],
+           eb[2] / eb[3], eb[2] / eb[1]);
+    printf("    SIMD speed-up: refined %.2f, conventional %.2f, IdealElPl %.2f\n", eb[0] / eb[2], eb[1] / eb[3],
+           eb[4] / eb[5]);
+    printf("    against IdealElPl SIMD: refined SIMD %.2f, conventional SIMD %.2f\n", eb[2] / eb[5], eb[3] / eb[5]);
     grit_scene_destroy(s);
-    free(R.in);
-    free(R.g);
-    free(R.p);
-    free(R.cold);
-    free(R.o);
-    free(R.x0);
-    free(R.fresh);
-    free(S.in);
-    free(out);
     return 0;
 }

@@ -1,9 +1,11 @@
-/* grit tests: building blocks for scenes with the shapes of grit/shapes.h. */
+/* grit tests: building blocks for scenes with the shapes of grit/shapes.h,
+ * on top of fixture.h (spheres, walls and facets come from there; a refused
+ * shape here counts as a test failure instead of aborting, so that one bad
+ * case does not hide the others). */
 #ifndef GRIT_TEST_SHAPES_UTIL_H
 #define GRIT_TEST_SHAPES_UTIL_H
 
-#include "grit/grit.h"
-#include "test.h"
+#include "fixture.h"
 
 static grit_scene *su_scene(double dt, grit_vec3 g, double damping)
 {
@@ -12,12 +14,7 @@ static grit_scene *su_scene(double dt, grit_vec3 g, double damping)
     d.gravity = g;
     d.damping = damping;
     d.track_energy = true;
-    grit_scene *s = grit_scene_create(&d);
-    if (!s) {
-        fprintf(stderr, "create: %s\n", grit_create_error());
-        exit(2);
-    }
-    return s;
+    return fx_scene(&d);
 }
 
 static int su_mat(grit_scene *s, double E, double density)
@@ -39,35 +36,11 @@ static int su_check(grit_scene *s, int id, const char *what)
     return id;
 }
 
-static int su_sphere(grit_scene *s, int m, grit_vec3 p, double r, grit_vec3 v)
-{
-    grit_sphere_def d = grit_default_sphere_def();
-    d.pos = p;
-    d.radius = r;
-    d.vel = v;
-    d.material = m;
-    return su_check(s, grit_add_sphere(s, &d), "sphere");
-}
-
-static int su_wall(grit_scene *s, int m, int axis, double coord, int sense)
-{
-    grit_wall_def d = grit_default_wall_def();
-    d.axis = axis;
-    d.coord = coord;
-    d.sense = sense;
-    d.material = m;
-    return su_check(s, grit_add_wall(s, &d), "wall");
-}
-
+static int su_sphere(grit_scene *s, int m, grit_vec3 p, double r, grit_vec3 v) { return fx_sphere(s, m, p, r, v); }
+static int su_wall(grit_scene *s, int m, int axis, double coord, int sense) { return fx_wall(s, m, axis, coord, sense); }
 static int su_facet(grit_scene *s, int m, grit_vec3 a, grit_vec3 b, grit_vec3 c, double h)
 {
-    grit_facet_def d = grit_default_facet_def();
-    d.v[0] = a;
-    d.v[1] = b;
-    d.v[2] = c;
-    d.half_thick = h;
-    d.material = m;
-    return su_check(s, grit_add_facet(s, &d), "facet");
+    return fx_facet(s, m, a, b, c, h);
 }
 
 static int su_capsule(grit_scene *s, int m, grit_vec3 p, grit_quat q, double r, double L, grit_vec3 v)

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/scene_impl.h"
+#include "grit/cell.h"
 #include "grit/grit.h"
 #include "grit/restart.h"
 #include "test.h"
@@ -275,6 +276,183 @@ static void ext_state_roundtrip(void)
     grit_scene_destroy(s);
 }
 
+/* ------------------------------------------------------------ periodic */
+/* 216 spheres on a jittered lattice in a sheared cell, frictional, damped,
+ * with a gradient schedule that compresses the gas until it jams, shears it
+ * (simple shear, with its spin) and then shears it across z while squeezing
+ * y: contacts across the boundary, changes of gradient, rebuilds driven by
+ * the cell's deformation, re-sorts. */
+static const double CELL0[3][3] = {{1.0, 0.15, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+enum { P_T1 = 1500, P_T2 = 2100, P_T = 2700 };
+
+static grit_scene *periodic_gas(int law)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt_safety = 0.3;
+    d.damping = 0.3;
+    d.track_energy = true;
+    d.sort_period = 40;
+    d.law = law;
+    grit_scene *s = grit_scene_create(&d);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.young = 1e6;
+    m.kt_div_kn = 0.3;
+    m.tan_phi = 0.5;
+    int mat = grit_add_frictmat(s, &m);
+    rng = 88172645463325252ull;
+    const int n = 6;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                grit_sphere_def sd = grit_default_sphere_def();
+                const double y = (j + 0.3 + 0.4 * rnd()) / n;
+                sd.pos = v3((i + 0.3 + 0.4 * rnd()) / n + 0.15 * y, y, (k + 0.3 + 0.4 * rnd()) / n);
+                sd.vel = v3(0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1));
+                sd.radius = 0.05 * (0.8 + 0.4 * rnd());
+                sd.material = mat;
+                CHECK(grit_add_sphere(s, &sd) >= 0);
+            }
+    CHECK(grit_cell_set(s, CELL0) == GRIT_OK);
+    return s;
+}
+
+/* The gradient of the schedule, set at the steps where it changes (before
+ * stepping from there). */
+static void periodic_schedule(grit_scene *s, long k)
+{
+    static const double L1[3][3] = {{-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
+    static const double L2[3][3] = {{0, 0.8, 0}, {0, 0, 0}, {0, 0, 0}};
+    static const double L3[3][3] = {{0, 0, 0.5}, {0, -0.2, 0}, {0, 0, 0}};
+    if (k == 0) CHECK(grit_cell_set_grad_v(s, L1) == GRIT_OK);
+    if (k == P_T1) CHECK(grit_cell_set_grad_v(s, L2) == GRIT_OK);
+    if (k == P_T2) CHECK(grit_cell_set_grad_v(s, L3) == GRIT_OK);
+}
+
+/* Step to `to`; the schedule of the first step is skipped for a scene
+ * loaded from a file saved after it (the pending gradient must come from
+ * the file). */
+static void periodic_run(grit_scene *s, long to, bool loaded)
+{
+    for (long k = grit_step_count(s), k0 = k; k < to; k++) {
+        if (!(loaded && k == k0)) periodic_schedule(s, k);
+        CHECK(grit_step(s, 1) == GRIT_OK);
+    }
+}
+
+static int count_across(const grit_scene *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->c.n; k++)
+        n += (s->c.pair[k].flags & CF_REAL) && (s->c.pair[k].cell[0] | s->c.pair[k].cell[1] | s->c.pair[k].cell[2]);
+    return n;
+}
+
+/* Load a file saved from the straight run `a`, continue it with the
+ * schedule to a's step, compare state, cell and stress bit for bit and the
+ * bytes of both final restart files. */
+static void periodic_continue(const char *path, grit_scene *a, const char *what)
+{
+    grit_scene *b = grit_scene_load(path);
+    if (!b) {
+        fprintf(stderr, "load: %s\n", grit_create_error());
+        CHECK(b != NULL);
+        return;
+    }
+    CHECK(grit_is_periodic(b));
+    CHECK(grit_save(b, "test_restart_b.grit") == GRIT_OK);
+    CHECK(same_file(path, "test_restart_b.grit"));
+    long at = grit_step_count(b);
+    periodic_run(b, grit_step_count(a), true);
+    check_same_state(a, b);
+    double Ha[3][3], Hb[3][3], Fa[3][3], Fb[3][3], Sa[3][3], Sb[3][3];
+    CHECK(grit_cell_get(a, Ha) == GRIT_OK && grit_cell_get(b, Hb) == GRIT_OK);
+    CHECK(grit_cell_get_trsf(a, Fa) == GRIT_OK && grit_cell_get_trsf(b, Fb) == GRIT_OK);
+    CHECK(grit_stress(a, Sa) == GRIT_OK && grit_stress(b, Sb) == GRIT_OK);
+    CHECK(memcmp(Ha, Hb, sizeof Ha) == 0 && memcmp(Fa, Fb, sizeof Fa) == 0 && memcmp(Sa, Sb, sizeof Sa) == 0);
+    CHECK(grit_save(a, "test_restart_a.grit") == GRIT_OK);
+    CHECK(grit_save(b, "test_restart_b.grit") == GRIT_OK);
+    CHECK(same_file("test_restart_a.grit", "test_restart_b.grit"));
+    printf("  continued from step %ld (%s) to %ld: %d real contacts (%d across the boundary), sigma_xy %.6g Pa, "
+           "identical\n",
+           at, what, grit_step_count(a), count_real(a), count_across(a), Sa[0][1]);
+    remove("test_restart_a.grit");
+    remove("test_restart_b.grit");
+    grit_scene_destroy(b);
+}
+
+/* Saves at the changes of gradient (the new one pending), right after a
+ * re-sort, just before a rebuild and in a quiet stretch; every continuation
+ * equals the straight run bit for bit. */
+static void bitwise_restart_periodic(int law, const char *name)
+{
+    grit_scene *a = periodic_gas(law);
+    bool rebuilt[P_T + 2] = {false};
+    long sort_at = -1;
+    grit_stats prev, cur;
+    grit_get_stats(a, &prev);
+    char fn[80];
+    int across_max = 0;
+    for (long k = 0; k < P_T; k++) {
+        periodic_schedule(a, k);
+        if (k == P_T1 || k == P_T2 || (k >= P_T1 + 300 && k < P_T1 + 312)) {
+            snprintf(fn, sizeof fn, "test_restart_p%ld.grit", k);
+            CHECK(grit_save(a, fn) == GRIT_OK);
+        }
+        CHECK(grit_step(a, 1) == GRIT_OK);
+        grit_get_stats(a, &cur);
+        rebuilt[k + 1] = cur.rebuilds > prev.rebuilds;
+        if (cur.sorts > prev.sorts && k + 1 > P_T1 && sort_at < 0) {
+            sort_at = k + 1;
+            CHECK(grit_save(a, "test_restart_psort.grit") == GRIT_OK);
+        }
+        if (count_across(a) > across_max) across_max = count_across(a);
+        prev = cur;
+    }
+    double sig[3][3];
+    CHECK(grit_stress(a, sig) == GRIT_OK);
+    printf("  %s: %d real contacts, up to %d across the boundary, %ld rebuilds, %ld sorts, pressure %.4g Pa\n", name,
+           count_real(a), across_max, cur.rebuilds, cur.sorts, -(sig[0][0] + sig[1][1] + sig[2][2]) / 3);
+    CHECK(count_real(a) > 300 && across_max > 20);
+    CHECK(cur.rebuilds > 20 && cur.sorts > 5);
+    CHECK(-(sig[0][0] + sig[1][1] + sig[2][2]) > 0);
+    long before_rebuild = -1, quiet = -1;
+    for (long k = P_T1 + 300; k < P_T1 + 312; k++) {
+        if (rebuilt[k + 1] && before_rebuild < 0) before_rebuild = k;
+        if (!rebuilt[k] && !rebuilt[k + 1] && quiet < 0) quiet = k;
+    }
+    CHECK(sort_at > 0 && before_rebuild > 0 && quiet > 0);
+    periodic_continue("test_restart_p1500.grit", a, "the shear gradient pending");
+    periodic_continue("test_restart_p2100.grit", a, "the third gradient pending");
+    if (sort_at > 0) periodic_continue("test_restart_psort.grit", a, "right after a re-sort");
+    snprintf(fn, sizeof fn, "test_restart_p%ld.grit", before_rebuild);
+    if (before_rebuild > 0) periodic_continue(fn, a, "the next step rebuilds the pair list");
+    snprintf(fn, sizeof fn, "test_restart_p%ld.grit", quiet);
+    if (quiet > 0) periodic_continue(fn, a, "no rebuild around it");
+    remove("test_restart_psort.grit");
+    remove("test_restart_p1500.grit");
+    remove("test_restart_p2100.grit");
+    for (long k = P_T1 + 300; k < P_T1 + 312; k++) {
+        snprintf(fn, sizeof fn, "test_restart_p%ld.grit", k);
+        remove(fn);
+    }
+    grit_scene_destroy(a);
+}
+
+static void bitwise_restart_periodic_idealelpl(void) { bitwise_restart_periodic(GRIT_LAW_IDEALELPL, "IdealElPl"); }
+static void bitwise_restart_periodic_kuhn(void) { bitwise_restart_periodic(GRIT_LAW_KUHN, "Kuhn"); }
+
+/* Saved before the first step, right after grit_cell_set. */
+static void bitwise_restart_periodic_step0(void)
+{
+    grit_scene *a = periodic_gas(GRIT_LAW_IDEALELPL);
+    periodic_schedule(a, 0);
+    CHECK(grit_save(a, "test_restart_p0.grit") == GRIT_OK);
+    periodic_run(a, 400, false);
+    periodic_continue("test_restart_p0.grit", a, "before the first step");
+    remove("test_restart_p0.grit");
+    grit_scene_destroy(a);
+}
+
 static void crc_check_value(void)
 {
     CHECK(grit_crc32(0, "123456789", 9) == 0xCBF43926u); /* the standard check value */
@@ -379,7 +557,9 @@ static void header_errors(void)
     u = GRIT_RESTART_VERSION + 1;
     memcpy(b + 8, &u, 4); /* a future version: refused before the checksum is even looked at */
     spit(BAD, b, n);
-    expect_fail("newer grit (format version 2");
+    char newer[64];
+    snprintf(newer, sizeof newer, "newer grit (format version %d", GRIT_RESTART_VERSION + 1);
+    expect_fail(newer);
     FRESH();
     u = 0;
     memcpy(b + 8, &u, 4);
@@ -471,7 +651,7 @@ static void inconsistent_sizes(void)
         spit(BAD, b, n);               \
     } while (0)
     uint64_t last_len;
-    long last = section_at(buf, n, "BPST", &last_len);
+    long last = section_at(buf, n, "CELL", &last_len);
     v = last_len + 8; /* the last section longer than the file has room for */
     EDIT(last - 8, v);
     expect_fail("remain");
@@ -554,6 +734,170 @@ static void crafted_bytes(void)
     free(buf);
 }
 
+/* ------------------------------------------------------------ the CELL section */
+/* buf without the `del` bytes at `at` (inside section `tag`, or the whole
+ * section when del is its full size with the head), with the header's total,
+ * the section's length (unless removed) and the CRC fixed; returns the new
+ * length. */
+static long cut(const unsigned char *buf, long n, const char *tag, long at, long del, unsigned char *out)
+{
+    uint64_t len;
+    long sec = section_at(buf, n, tag, &len);
+    memcpy(out, buf, (size_t)at);
+    memcpy(out + at, buf + at + del, (size_t)(n - at - del));
+    long m = n - del;
+    uint64_t total = (uint64_t)m;
+    memcpy(out + 24, &total, 8);
+    if (at >= sec) {
+        len -= (uint64_t)del;
+        memcpy(out + sec - 8, &len, 8);
+    }
+    fix_crc(out, m);
+    return m;
+}
+
+static void set_version(unsigned char *b, long n, uint32_t v)
+{
+    memcpy(b + 8, &v, 4);
+    fix_crc(b, n);
+}
+
+/* A file of version 1 is a file of version 2 without the CELL section: it
+ * loads as an aperiodic scene, and saves back to exactly the bytes of the
+ * version-2 file it came from. */
+static void version1_files_load(void)
+{
+    long n;
+    unsigned char *buf = slurp(GOOD, &n), *b = malloc((size_t)n);
+    uint64_t len;
+    long cell = section_at(buf, n, "CELL", &len);
+    CHECK(cell > 0 && len == 1 && buf[cell] == 0);
+    long m = cut(buf, n, "CELL", cell - 16, 16 + (long)len, b);
+    set_version(b, m, 1);
+    spit(BAD, b, m);
+    grit_scene *s = grit_scene_load(BAD);
+    CHECK(s != NULL && !grit_is_periodic(s));
+    if (s) {
+        CHECK(grit_save(s, "test_restart_v2.grit") == GRIT_OK);
+        CHECK(same_file(GOOD, "test_restart_v2.grit"));
+        CHECK(grit_step(s, 50) == GRIT_OK);
+        printf("  version-1 file (%ld bytes): loaded, saved back as version 2 (%ld bytes, identical to the "
+               "original), stepped\n", m, n);
+        grit_scene_destroy(s);
+    }
+    set_version(b, m, 2); /* the same bytes as version 2: CELL must be there */
+    spit(BAD, b, m);
+    expect_fail("section CELL is missing");
+    memcpy(b, buf, (size_t)n); /* version 1 cannot have it */
+    set_version(b, n, 1);
+    spit(BAD, b, n);
+    expect_fail("section CELL in a file of format version 1");
+    remove("test_restart_v2.grit");
+    free(b);
+    free(buf);
+}
+
+static const char *GOOD_P = "test_restart_periodic.grit";
+
+/* Damaged CELL sections of a periodic file: each a one-line error naming
+ * the problem, never a crash. */
+static void cell_section_errors(void)
+{
+    grit_scene *s = periodic_gas(GRIT_LAW_IDEALELPL);
+    periodic_run(s, P_T1 + 100, false);
+    CHECK(count_across(s) > 20);
+    CHECK(grit_save(s, GOOD_P) == GRIT_OK);
+    grit_scene_destroy(s);
+    long n;
+    unsigned char *buf = slurp(GOOD_P, &n), *b = malloc((size_t)n);
+    uint64_t len;
+    long cell = section_at(buf, n, "CELL", &len), m;
+    CHECK(cell > 0 && buf[cell] == 1);
+    long H = array_at(buf, cell, len, 1, "H"), per = array_at(buf, cell, len, 1, "period");
+    CHECK(H > 0 && per > 0);
+#define FRESH() memcpy(b, buf, (size_t)n)
+    /* without its cell, a periodic scene's contacts across the boundary are an error */
+    m = cut(buf, n, "CELL", cell - 16, 16 + (long)len, b);
+    set_version(b, m, 1);
+    spit(BAD, b, m);
+    expect_fail("periodic image");
+    /* values */
+    FRESH();
+    double v = NAN;
+    memcpy(b + H + 16, &v, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CELL: H[0][0] = nan is not finite");
+    FRESH();
+    memcpy(&v, b + H + 16, 8);
+    v = -v; /* a left-handed cell */
+    memcpy(b + H + 16, &v, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("degenerate or left-handed");
+    FRESH();
+    b[cell] = 2;
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CELL: flag 2 is neither 0");
+    FRESH();
+    v = 0.5;
+    memcpy(b + per + 16, &v, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("not whole numbers");
+    FRESH();
+    uint32_t u = 1u << 30; /* the count of 'period' */
+    memcpy(b + per + 12, &u, 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CELL: array 'period'");
+    /* a cut section: its last bytes, then everything after the flag */
+    m = cut(buf, n, "CELL", cell + (long)len - 24, 24, b);
+    spit(BAD, b, m);
+    expect_fail("section CELL");
+    m = cut(buf, n, "CELL", cell + 1, (long)len - 1, b);
+    spit(BAD, b, m);
+    expect_fail("section CELL: array 'H' is missing");
+    m = cut(buf, n, "CELL", cell, (long)len, b);
+    spit(BAD, b, m);
+    expect_fail("section CELL is shorter than its contents");
+    /* the file truncated anywhere in the section */
+    for (long k = cell; k < n; k += 97) {
+        spit(BAD, buf, k);
+        expect_fail("truncated");
+    }
+    /* random bytes of the section rewritten under a valid checksum */
+    int loaded = 0, refused = 0;
+    rng = 4242;
+    for (int it = 0; it < 300; it++) {
+        FRESH();
+        for (int k = 0; k < 1 + it % 3; k++) b[cell + (long)(rnd() * (double)len)] = (unsigned char)(rnd() * 256);
+        fix_crc(b, n);
+        spit(BAD, b, n);
+        grit_scene *t = grit_scene_load(BAD);
+        if (t) {
+            loaded++;
+            grit_step(t, 5); /* may fail, must not crash */
+            grit_scene_destroy(t);
+        } else {
+            refused++;
+            CHECK(strstr(grit_create_error(), "section CELL") != NULL);
+        }
+    }
+    printf("  300 crafted CELL sections: %d refused, %d loaded (bytes inside doubles)\n", refused, loaded);
+    CHECK(refused > 0 && loaded > 0);
+    FRESH();
+    spit(BAD, b, n);
+    s = grit_scene_load(BAD); /* the intact copy loads */
+    CHECK(s != NULL && grit_is_periodic(s));
+    grit_scene_destroy(s);
+#undef FRESH
+    remove(GOOD_P);
+    free(b);
+    free(buf);
+}
+
 /* grit_save never leaves a partial file at its destination. */
 static void save_errors(void)
 {
@@ -574,6 +918,9 @@ int main(void)
     RUN(bitwise_restart);
     RUN(bitwise_restart_linel6_imposed);
     RUN(bitwise_restart_step0);
+    RUN(bitwise_restart_periodic_idealelpl);
+    RUN(bitwise_restart_periodic_kuhn);
+    RUN(bitwise_restart_periodic_step0);
     RUN(ext_state_roundtrip);
     RUN(small_scene_file);
     RUN(truncated_files);
@@ -581,6 +928,8 @@ int main(void)
     RUN(flipped_bits);
     RUN(inconsistent_sizes);
     RUN(crafted_bytes);
+    RUN(version1_files_load);
+    RUN(cell_section_errors);
     RUN(save_errors);
     remove(GOOD);
     remove(BAD);

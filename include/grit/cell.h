@@ -37,6 +37,9 @@ int grit_cell_get_trsf(const grit_scene *s, double F[3][3]);
 int grit_cell_set_grad_v(grit_scene *s, const double L[3][3]);
 /* The gradient of the last step (gradV); zero before the first step. */
 int grit_cell_get_grad_v(const grit_scene *s, double L[3][3]);
+/* The gradient set for the next steps (nextGradV): what grit_cell_set_grad_v
+ * set last, zero if never set. */
+int grit_cell_get_next_grad_v(const grit_scene *s, double L[3][3]);
 
 /* Image k of B in the i-th real contact (the order of grit_contact_get):
  * B is seen at x_B + H k. Zero in an aperiodic scene. */

@@ -75,4 +75,17 @@ grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path, const cha
 int grit_energy_log_row(grit_energy_log *e, const grit_scene *s);
 int grit_energy_log_close(grit_energy_log *e, grit_scene *s, bool commit);
 
+/* One row per grit_stress_log_row call, for a periodic scene (grit/cell.h):
+ * step, time, volume (det H, m^3), p (mean pressure -tr(sigma)/3,
+ * compression positive, Pa), the Love-Weber stress s_xx, s_yy, s_zz, s_yz,
+ * s_xz, s_xy (grit_stress: tension positive, Pa), the deformation gradient
+ * of the cell F_xx, F_xy, ..., F_zz (by rows, grit_cell_get_trsf) and the
+ * velocity gradient of the last step L_xx, ..., L_zz (1/s). Written as
+ * NAME.partial and renamed by grit_stress_log_close (commit = true).
+ * GRIT_ESTATE (NULL) for an aperiodic scene. */
+typedef struct grit_stress_log grit_stress_log;
+grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path);
+int grit_stress_log_row(grit_stress_log *l, const grit_scene *s);
+int grit_stress_log_close(grit_stress_log *l, grit_scene *s, bool commit);
+
 #endif

@@ -4,8 +4,9 @@
  * and pair overrides, every particle array (including the broad phase's
  * reference positions), shape data, the contacts in their list order with
  * their complete state (geometry, physics, creation data, law state), the
- * energy tracker, step, time and time step, the broad-phase bookkeeping and
- * the local-axes impositions. A run continued from a restart file is bitwise
+ * energy tracker, step, time and time step, the broad-phase bookkeeping,
+ * the local-axes impositions and the periodic cell (grit/cell.h) with its
+ * history. A run continued from a restart file is bitwise
  * identical to one that never stopped.
  *
  * The format (docs/restart.md) is binary, in the byte order of the machine
@@ -27,7 +28,8 @@
 
 #include "grit/scene.h"
 
-enum { GRIT_RESTART_VERSION = 1 };
+/* 2: the periodic cell (section CELL); version-1 files still load. */
+enum { GRIT_RESTART_VERSION = 2 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

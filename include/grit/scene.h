@@ -52,7 +52,7 @@ typedef enum grit_status {
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \
       "effective lengths are the touch lengths (radii); false: radii minus half the initial overlap, area from the same lengths") \
     X(flag, simd, true, "-", 0, 1, 0, NULL, \
-      "vectorised kernel for sphere-sphere contacts under IdealElPl (false: the scalar reference path)") \
+      "vectorised kernels: sphere-sphere contacts under IdealElPl and Kuhn, leapfrog of free spheres (false: the scalar reference paths)") \
     X(flag, woo_geom, false, "-", 0, 1, 0, NULL, \
       "Woo's geometry for capsule ends and ellipsoids (spec 2.4: weighted end gaps, Perram-Wertheim), whose forces " \
       "do not derive from the stored energy; false: grit's conservative versions (docs/shapes.md)") \

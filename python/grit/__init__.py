@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 # name -> submodule; imported on first use so that `import grit.plot` needs no libgrit.so
 _LAZY = {
     "Scene": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
-    "Energy": "scene", "Runner": "scene",
+    "Energy": "scene", "Runner": "scene", "Cell": "cell",
     "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
     "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes",
     "LawTester": "tester", "Stage": "tester",

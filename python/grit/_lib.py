@@ -225,6 +225,17 @@ PROTOTYPES = {
     # save and restart
     "grit_save": (c_int, [S, c_char_p]),
     "grit_scene_load": (c_void_p, [c_char_p]),
+    # periodic cell and stress (double[3][3] as 9 doubles, row-major)
+    "grit_cell_set": (c_int, [S, POINTER(c_double)]),
+    "grit_is_periodic": (ctypes.c_bool, [S]),
+    "grit_cell_get": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_volume": (c_double, [S]),
+    "grit_cell_get_trsf": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_set_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_get_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_cell_get_next_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_stress": (c_int, [S, POINTER(c_double)]),
+    "grit_stress_box": (c_int, [S, Vec3, Vec3, POINTER(c_double)]),
     # law tester
     "grit_tester_create": (c_void_p, [S, c_int, c_int, c_void_p]),
     "grit_tester_destroy": (None, [c_void_p]),

@@ -17,6 +17,9 @@ The kind of a CSV is recognised from its columns (``--kind`` forces one):
 * ``energy``: step,time,<energy entries>,total,rel_error (see grit.records):
   one figure, every non-zero energy entry and the total over time, and the
   balance error below.
+* ``stress``: stress.csv of a periodic run (step,time,volume,p,s_xx..s_xy,
+  F_xx..F_zz, L_xx..L_zz): the stress components and the pressure over
+  time, and the cell's logarithmic strain below.
 * ``lawtest``: the law tester's record (columns u0..u5, f0..f5, stage, ...):
   force against displacement for each of the six DoFs, and the friction
   cone (tangential against normal force; ``--tan-phi`` draws the Coulomb
@@ -190,6 +193,56 @@ def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
     return paths
 
 
+# ------------------------------------------------------------------ periodic cell: stress
+STRESS_COMPONENTS = ["xx", "yy", "zz", "yz", "xz", "xy"]
+
+
+def _is_stress(cols):
+    return {"step", "time", "p"} <= cols and all(f"s_{c}" in cols for c in STRESS_COMPONENTS)
+
+
+def hencky_from_columns(data):
+    """Logarithmic strain 1/2 ln(F F^T) per row, from the columns F_xx .. F_zz: an (N, 3, 3) array."""
+    F = np.stack([np.stack([data[f"F_{a}{b}"] for b in "xyz"], axis=-1) for a in "xyz"], axis=-2)
+    w, v = np.linalg.eigh(F @ np.swapaxes(F, -1, -2))
+    return np.einsum("nij,nj,nkj->nik", v, 0.5 * np.log(w), v)
+
+
+@kind("stress", _is_stress)
+def plot_stress(data, out, title=None):
+    """The stress tensor of a periodic cell over time (stress.csv of `grit run periodic`), and below the
+    cell's logarithmic strain when the deformation gradient is in the file. Returns [out]."""
+    _need(data, ["time", "p"] + [f"s_{c}" for c in STRESS_COMPONENTS], "a stress plot")
+    t = data["time"]
+    has_f = all(f"F_{a}{b}" in data for a in "xyz" for b in "xyz")
+    fig, axes = plt.subplots(2 if has_f else 1, 1, figsize=(10.5, 7 if has_f else 4.5), sharex=True,
+                             squeeze=False)
+    ax = axes[0, 0]
+    for c in STRESS_COMPONENTS:
+        ax.plot(t, data[f"s_{c}"], lw=1.2, ls="-" if c[0] == c[1] else "-.", label=f"σ_{c}")
+    ax.plot(t, data["p"], "k--", lw=1.5, label="p = -tr σ / 3")
+    ax.axhline(0, color="0.7", lw=0.5)
+    ax.set_ylabel("stress [Pa] (tension positive)")
+    ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or "periodic cell: Love-Weber stress")
+    if has_f:
+        e = hencky_from_columns(data)
+        axe = axes[1, 0]
+        for c in STRESS_COMPONENTS:
+            i, j = "xyz".index(c[0]), "xyz".index(c[1])
+            axe.plot(t, e[:, i, j], lw=1.2, ls="-" if i == j else "-.", label=f"ε_{c}")
+        axe.plot(t, np.trace(e, axis1=1, axis2=2), "k--", lw=1.5, label="ε_v = ln(V/V0)")
+        axe.axhline(0, color="0.7", lw=0.5)
+        axe.set_ylabel("log strain ½ ln(F Fᵀ) [-]")
+        axe.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+        axe.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("time [s]")
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
 # ------------------------------------------------------------------ files
 def detect_kind(columns):
     cols = set(columns)
@@ -217,7 +270,7 @@ def plot_file(csv, out=None, kind=None, title=None, **options):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, law tests).")
+    ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, stress, law tests).")
     ap.add_argument("csv", nargs="+", help="CSV files written by grit run or by the Python package")
     ap.add_argument("-o", "--out", help="output PNG (one CSV only); default: the CSV's name with .png")
     ap.add_argument("--outdir", help="directory for the PNGs (default: next to each CSV)")

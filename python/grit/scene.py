@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from . import _lib
+from . import cell as _cell
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
@@ -358,6 +359,25 @@ class Scene:
             object.__setattr__(self, "_chunk", min(self._chunk * 2, 1 << 30))
         elif seconds > 0.2 and self._chunk > 1:
             object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
+
+    # -- periodic cell and stress (grit/cell.py)
+    @property
+    def cell(self):
+        """The periodic cell (a grit.Cell: hsize, next_grad_v, grad_v, trsf, hencky_strain, volume), or None
+        while the scene is not periodic. Assign 3 box sizes [m] or a 3x3 matrix (columns: base vectors) to
+        make the scene periodic or to replace its cell."""
+        return _cell.Cell(self) if _LIB.grit_is_periodic(self._p()) else None
+
+    @cell.setter
+    def cell(self, hsize):
+        if hsize is None:
+            raise StateError("cell: a periodic cell cannot be removed from a scene")
+        _cell.Cell(self).hsize = hsize
+
+    def stress(self, lo=None, hi=None):
+        """Love-Weber stress tensor [Pa], a 3x3 array, tension positive: of the whole periodic cell, or of the
+        contacts whose contact point lies in the box [lo, hi] (any scene)."""
+        return _cell.stress(self, lo, hi)
 
     def stats(self):
         """Broad-phase and timing counters (rebuilds, sorts, potential_pairs, real_contacts, ...)."""

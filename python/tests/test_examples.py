@@ -16,6 +16,7 @@ OUTPUTS = {
     "law_test_kuhn.py": ["law-kuhn.csv", "law-kuhn-turn.png", "law-kuhn-dofs.png", "law-kuhn-cone.png"],
     "hopper.py": ["hopper-energy.csv", "hopper-energy.png", "hopper-side.png", "hopper-vtk/particles.pvd",
                   "hopper-vtk/shapes.pvd"],
+    "periodic_shear.py": ["periodic-shear.csv", "periodic-shear.png"],
 }
 
 

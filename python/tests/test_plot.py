@@ -76,7 +76,7 @@ def test_cli_errors(tmp_path, capsys):
     other = tmp_path / "other.csv"
     other.write_text("x,y\n1,2\n")
     assert plot.main([str(other)]) == 1
-    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest (use --kind)" in capsys.readouterr().err
+    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress (use --kind)" in capsys.readouterr().err
     assert plot.main([str(other), "--kind", "energy"]) == 1
     assert "an energy plot needs the columns time, total, rel_error" in capsys.readouterr().err
     assert plot.main([str(tmp_path / "missing.csv")]) == 1
@@ -110,3 +110,26 @@ def test_lawtest_figures(tmp_path):
     assert paths == [str(tmp_path / "law-dofs.png"), str(tmp_path / "law-cone.png")]
     for p in paths:
         assert matplotlib.image.imread(p).shape[0] > 400
+
+
+def test_stress_kind(tmp_path):
+    """stress.csv of a periodic run: recognised by its columns; the strain panel is the log strain of F."""
+    t = np.linspace(0, 1, 50)
+    g = 0.4 * t  # simple shear F = I + g e_x e_y
+    data = {"step": np.arange(50.0), "time": t, "volume": np.ones(50), "p": 1e4 * t}
+    for c in ("xx", "yy", "zz", "yz", "xz", "xy"):
+        data[f"s_{c}"] = (-1e4 if c[0] == c[1] else 0.3e4) * t
+    for a in "xyz":
+        for b in "xyz":
+            data[f"F_{a}{b}"] = g if a + b == "xy" else np.full(50, float(a == b))
+            data[f"L_{a}{b}"] = np.full(50, 0.4 if a + b == "xy" else 0.0)
+    assert plot.detect_kind(data) == "stress"
+    e = plot.hencky_from_columns(data)
+    w = np.linalg.eigvalsh(e[-1])
+    assert np.allclose(np.sort(w), [-np.arcsinh(0.2), 0, np.arcsinh(0.2)], atol=1e-12)  # +-asinh(g/2)
+    csv = str(tmp_path / "stress.csv")
+    records.write_csv(csv, list(data), np.column_stack(list(data.values())))
+    (png,) = plot.plot_file(csv)
+    assert png == str(tmp_path / "stress.png")
+    img = matplotlib.image.imread(png)
+    assert img.shape[0] > 600 and img.shape[1] > 900

@@ -120,20 +120,41 @@ int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, co
     return GRIT_OK;
 }
 
+/* Room for n particles in the per-particle arrays. */
+static int reserve_boxes(grit_pbp *p, int n)
+{
+    if (n <= p->cap) return 0;
+    int nc = n + n / 2 + 16;
+    if (grit_grow((void **)&p->box, sizeof *p->box, nc) || grit_grow((void **)&p->pbox, sizeof *p->pbox, nc) ||
+        grit_grow((void **)&p->rc, sizeof *p->rc, nc) || grit_grow((void **)&p->re, sizeof *p->re, nc) ||
+        grit_grow((void **)&p->range, 6 * sizeof(int32_t), nc))
+        return -1;
+    p->cap = nc;
+    return 0;
+}
+
+void grit_pbp_get_boxes(const grit_cell *c, const grit_aabb **box, int *n)
+{
+    *box = c->pbp ? c->pbp->pbox : NULL;
+    *n = c->pbp ? c->pbp->n_boxes : 0;
+}
+
+int grit_pbp_set_boxes(grit_cell *c, const grit_aabb *box, int n)
+{
+    if (!c->pbp && !(c->pbp = calloc(1, sizeof *c->pbp))) return -1;
+    if (reserve_boxes(c->pbp, n)) return -1;
+    if (n > 0) memcpy(c->pbp->pbox, box, sizeof *box * (size_t)n);
+    c->pbp->n_boxes = n;
+    return 0;
+}
+
 /* Reduced boxes, periods and wrapped physical boxes of all particles. */
 static int reduce_boxes(grit_scene *s, double dv)
 {
     grit_cell *c = s->cell;
     grit_pbp *p = c->pbp;
     const int n = s->b.n;
-    if (n > p->cap) {
-        int nc = n + n / 2 + 16;
-        if (grit_grow((void **)&p->box, sizeof *p->box, nc) || grit_grow((void **)&p->pbox, sizeof *p->pbox, nc) ||
-            grit_grow((void **)&p->rc, sizeof *p->rc, nc) ||
-            grit_grow((void **)&p->re, sizeof *p->re, nc) || grit_grow((void **)&p->range, 6 * sizeof(int32_t), nc))
-            return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
-        p->cap = nc;
-    }
+    if (reserve_boxes(p, n)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
     if (reserve((void **)&c->period, &c->cap_period, sizeof *c->period, n))
         return grit_fail(s, GRIT_ENOMEM, "out of memory in the periodic broad phase");
     int rc = grit_periodic_check_boxes(s, &c->H, dv, "periodic broad phase");

@@ -9,9 +9,18 @@
 #define GRIT_COLLIDE_PERIODIC_H
 
 #include "core/cell_impl.h"
+#include "shape/shape.h"
 
 struct grit_pbp;
 void grit_pbp_destroy(struct grit_pbp *p);
+
+/* Save and restart (src/io/restart*.c): the enlarged boxes of the last
+ * rebuild, where the particles were (grit_periodic_box_escaped compares
+ * with them). The rest of the broad phase's arrays are recomputed at every
+ * rebuild. get: n = 0 before the first rebuild. set: copies; -1 when out
+ * of memory. */
+void grit_pbp_get_boxes(const grit_cell *c, const grit_aabb **box, int *n);
+int grit_pbp_set_boxes(grit_cell *c, const grit_aabb *box, int n);
 
 /* Rebuild the candidate pairs (called by grit_broadphase_rebuild). */
 int grit_rebuild_periodic(grit_scene *s);

@@ -10,6 +10,7 @@
 #include "cg2/all.h"
 #include "contact/contact_block.h"
 #include "contact/ss_idealelpl_simd.h"
+#include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
 #include "core/storage.h"
 #include "law2/idealelpl.h"
@@ -46,6 +47,7 @@ static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E
     case GRIT_CG2_SPHERE_SPHERE:
         if (law == GRIT_LAW_IDEALELPL && s->def.simd && !s->eqlb_used)
             return grit_ss_idealelpl_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_KUHN && s->def.simd) return grit_ss_kuhn_simd(s, lo, hi, track, E);
         return BY_LAW(cg2_sphere_sphere);
     case GRIT_CG2_FACET_SPHERE: return BY_LAW(cg2_facet_sphere);
     case GRIT_CG2_WALL_SPHERE: return BY_LAW(cg2_wall_sphere);

@@ -33,6 +33,7 @@ static inline v4d v4_sel(v4l m, v4d a, v4d b) { return (v4d)(((v4l)a & m) | ((v4
 static inline v4d v4_abs(v4d a) { return (v4d)((v4l)a & (v4l){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}); }
 static inline v4d v4_min(v4d a, v4d b) { return v4_sel(a < b, a, b); }
 static inline bool v4_any(v4l m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+static inline bool v4_all(v4l m) { return (m[0] & m[1] & m[2] & m[3]) != 0; }
 static inline double v4_hsum(v4d a) { return (a[0] + a[1]) + (a[2] + a[3]); }
 
 /* Unaligned load and store of 4 doubles (one vmovupd with AVX). */

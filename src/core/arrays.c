@@ -57,6 +57,8 @@ static const entry table[] = {
     CV(row_b, pair, grit_pair, b, "i4", 4, 1, "-", "row of particle B")
     CV(kind, pair, grit_pair, kind, "u1", 1, 1, "-", "geometry functor (shape pair) of the contact")
     CV(flags, pair, grit_pair, flags, "u1", 1, 1, "-", "bit 0 (GRIT_CONTACT_REAL): a real contact; else only potential")
+    CV(image, pair, grit_pair, cell, "i1", 1, 3, "-",
+       "periodic image k of B: B is seen at its position + H k (grit/cell.h); 0 in an aperiodic scene")
     CV(normal, geom, grit_l6geom, ex, "f8", 8, 3, "-", "contact normal, A -> B (local x axis); valid for real contacts")
     CV(ey, geom, grit_l6geom, ey, "f8", 8, 3, "-", "local y axis (local z = normal x ey)")
     CV(point, geom, grit_l6geom, c, "f8", 8, 3, "m", "contact point")

@@ -114,6 +114,13 @@ int grit_cell_get_grad_v(const grit_scene *s, double L[3][3])
     return GRIT_OK;
 }
 
+int grit_cell_get_next_grad_v(const grit_scene *s, double L[3][3])
+{
+    if (!s->cell) return no_cell(s, "grit_cell_get_next_grad_v");
+    to_rows(&s->cell->next_L, L);
+    return GRIT_OK;
+}
+
 int grit_contact_image(const grit_scene *s, int i, int k[3])
 {
     int n = 0;

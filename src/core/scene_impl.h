@@ -228,6 +228,10 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    /* sphere-sphere contacts of the vectorised Kuhn kernel (tests,
+     * benchmarks): [0] done 4-wide, [1] sent whole to the scalar path, [2]
+     * 4-wide but for the scalar update of the law (slip and other rare steps) */
+    long kuhn_lanes[3];
     /* Layout generations, read by grit_array_generation (arrays.h): bumped
      * whenever the particle (contact) arrays may move, change order or
      * change length, so that views held outside the engine can tell they

@@ -11,6 +11,7 @@
 
 #include "cg2/cg2.h"
 #include "collide/broadphase.h"
+#include "collide/periodic.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
 
@@ -219,13 +220,41 @@ static void sec_bpstate(sink *k, const grit_scene *s)
     PUT_ARRAY(k, "rot_q0", b.rot_q0, b.n_rot);
 }
 
+/* The periodic cell (core/cell_impl.h): a flag, then every field a later
+ * step reads as named records -- matrices as 9 doubles by rows, the derived
+ * ones too, so that the loaded cell is the saved one bit for bit. */
+static void put_mat(sink *k, const char *name, const grit_mat3 *m)
+{
+    double r[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) r[3 * i + j] = m3_at(m, i, j);
+    put_array(k, name, sizeof(double), 9, r);
+}
+
+static void sec_cell(sink *k, const grit_scene *s)
+{
+    const grit_cell *c = s->cell;
+    put_u8(k, c != NULL);
+    if (!c) return;
+    for (int q = 0; q < RST_CELL_NMAT; q++) put_mat(k, rst_cell_mats[q].name, rst_cell_mat(c, q));
+    const double spin[6] = {c->spin_prev.x, c->spin_prev.y, c->spin_prev.z, c->dspin.x, c->dspin.y, c->dspin.z};
+    put_array(k, "spin", sizeof(double), 6, spin);
+    const uint8_t flags[3] = {c->grad_changed, c->spin_changed, c->virial_prev_set};
+    put_array(k, "flags", 1, 3, flags);
+    PUT_ARRAY(k, "period", c->period, c->n_period);
+    const grit_aabb *box;
+    int nb;
+    grit_pbp_get_boxes(c, &box, &nb);
+    PUT_ARRAY(k, "pbox", box, nb);
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
 } sections[] = {
     {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"STEP", sec_step},
     {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
-    {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate},
+    {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate}, {"CELL", sec_cell},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 
@@ -262,9 +291,6 @@ static int write_all(FILE *f, const grit_scene *s)
 int grit_save(const grit_scene *s, const char *path)
 {
     grit_scene *ms = (grit_scene *)s; /* for the error message only */
-    if (s->cell)
-        return grit_fail(ms, GRIT_ESTATE, "save: '%s': restart files do not hold a periodic cell yet (grit/cell.h)",
-                         path);
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
         return grit_fail(ms, GRIT_EIO, "save: path '%s' is too long", path);

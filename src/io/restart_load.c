@@ -15,6 +15,7 @@
 
 #include "cg2/cg2.h"
 #include "collide/broadphase.h"
+#include "collide/periodic.h"
 #include "core/storage.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
@@ -25,6 +26,7 @@ typedef struct loader {
     FILE *f;
     grit_scene *s; /* created by the SCEN section */
     uint64_t total;
+    uint32_t version;
     char msg[480];
     /* the section being parsed */
     const char *tag;
@@ -454,6 +456,89 @@ static int load_local6(loader *L)
     return 0;
 }
 
+/* The periodic cell: absent (flag 0) or every field of grit_cell a later
+ * step reads. Checked: finite matrices, a right-handed non-degenerate H, no
+ * unbounded shapes, the per-particle arrays within the particle count; an
+ * aperiodic scene has no contact across a boundary. */
+static int take_mat(loader *L, array_rec *a, int na, const char *name, grit_mat3 *m)
+{
+    double r[9];
+    if (take_array(L, a, na, name, sizeof(double), 9, r)) return -1;
+    for (int q = 0; q < 9; q++)
+        if (!isfinite(r[q])) return fail(L, "section CELL: %s[%d][%d] = %g is not finite", name, q / 3, q % 3, r[q]);
+    for (int j = 0; j < 3; j++) m->c[j] = v3(r[j], r[3 + j], r[6 + j]);
+    return 0;
+}
+
+static int cell_images_zero(loader *L)
+{
+    const grit_contacts *c = &L->s->c;
+    for (int list = 0; list < 2; list++) {
+        const grit_pair *pairs = list ? c->pot : c->pair;
+        for (int k = 0; k < (list ? c->n_pot : c->n); k++)
+            if (pairs[k].cell[0] | pairs[k].cell[1] | pairs[k].cell[2])
+                return fail(L, "%s %d: periodic image (%d, %d, %d) in a file without a periodic cell",
+                            list ? "pair" : "contact", k, pairs[k].cell[0], pairs[k].cell[1], pairs[k].cell[2]);
+    }
+    return 0;
+}
+
+static int load_cell(loader *L)
+{
+    grit_scene *s = L->s;
+    uint8_t periodic = get_u8(L);
+    if (L->msg[0]) return -1;
+    if (periodic > 1) return fail(L, "section CELL: flag %u is neither 0 (aperiodic) nor 1 (periodic)", periodic);
+    if (!periodic) return cell_images_zero(L);
+    for (int i = 0; i < s->b.n; i++)
+        if (grit_shape_classes[s->b.shape[i]]->unbounded)
+            return fail(L, "section CELL: particle %d is a %s, an unbounded shape, in a periodic scene", i,
+                        grit_shape_classes[s->b.shape[i]]->name);
+    grit_cell *c = calloc(1, sizeof *c);
+    if (!c) return fail(L, "out of memory");
+    s->cell = c; /* freed with the scene on failure */
+    array_rec a[MAX_ARRAYS];
+    int na, np = 0, nb = 0;
+    if (index_arrays(L, a, &na)) return -1;
+    for (int q = 0; q < RST_CELL_NMAT; q++)
+        if (take_mat(L, a, na, rst_cell_mats[q].name, rst_cell_mat(c, q))) return -1;
+    double spin[6];
+    uint8_t flags[3];
+    if (take_array(L, a, na, "spin", sizeof(double), 6, spin) || take_array(L, a, na, "flags", 1, 3, flags) ||
+        array_count(L, a, na, "period", &np) || array_count(L, a, na, "pbox", &nb))
+        return -1;
+    for (int q = 0; q < 6; q++)
+        if (!isfinite(spin[q])) return fail(L, "section CELL: spin[%d] = %g is not finite", q, spin[q]);
+    for (int q = 0; q < 3; q++)
+        if (flags[q] > 1) return fail(L, "section CELL: flag %d = %u is not 0 or 1", q, flags[q]);
+    c->spin_prev = v3(spin[0], spin[1], spin[2]);
+    c->dspin = v3(spin[3], spin[4], spin[5]);
+    c->grad_changed = flags[0];
+    c->spin_changed = flags[1];
+    c->virial_prev_set = flags[2];
+    const double det = m3_det(&c->H), scale = v3_norm(c->H.c[0]) * v3_norm(c->H.c[1]) * v3_norm(c->H.c[2]);
+    if (!(det > 1e-9 * scale) || !isfinite(det))
+        return fail(L, "section CELL: the cell H has det %g for |a||b||c| = %g: degenerate or left-handed", det,
+                    scale);
+    if (np > s->b.n || nb > s->b.n)
+        return fail(L, "section CELL: %d periods and %d boxes for %d particles", np, nb, s->b.n);
+    if (grit_grow((void **)&c->period, sizeof *c->period, np > 0 ? np : 1)) return fail(L, "out of memory");
+    c->cap_period = np > 0 ? np : 1;
+    c->n_period = np;
+    grit_aabb *box = malloc(sizeof *box * (size_t)(nb > 0 ? nb : 1));
+    if (!box) return fail(L, "out of memory");
+    int rc = TAKE(L, a, na, "period", c->period, np) || TAKE(L, a, na, "pbox", box, nb) || no_extra_arrays(L, a, na);
+    for (int i = 0; !rc && i < np; i++) {
+        const grit_vec3 p = c->period[i];
+        if (!(fabs(p.x) < 1e9 && fabs(p.y) < 1e9 && fabs(p.z) < 1e9) || p.x != floor(p.x) || p.y != floor(p.y) ||
+            p.z != floor(p.z))
+            rc = fail(L, "section CELL: particle %d has period (%g, %g, %g), not whole numbers", i, p.x, p.y, p.z);
+    }
+    if (!rc && nb > 0 && grit_pbp_set_boxes(c, box, nb)) rc = fail(L, "out of memory");
+    free(box);
+    return rc ? -1 : 0;
+}
+
 static int load_scene(loader *L)
 {
     grit_scene_def d = grit_default_scene_def();
@@ -467,6 +552,7 @@ typedef struct section {
     char tag[5];
     int (*load)(loader *);
     uint64_t offset, len; /* of the payload; len UINT64_MAX: absent */
+    uint32_t since;       /* the format version that added it (0: the first) */
 } section;
 
 /* Read [offset, offset+len) of the file into a buffer owned by the caller. */
@@ -494,6 +580,7 @@ static int check_header(loader *L, uint64_t size)
     if (memcmp(h, RST_MAGIC, 8) != 0) return fail(L, "not a grit restart file (no GRITSAVE magic)");
     uint32_t version, bom;
     memcpy(&version, h + 8, 4);
+    L->version = version;
     memcpy(&bom, h + 12, 4);
     if (bom == 0x04030201u) return fail(L, "written on a machine with the other byte order");
     if (bom != RST_BOM) return fail(L, "corrupt header (byte-order mark %#x)", bom);
@@ -578,7 +665,11 @@ static int index_sections(loader *L, section *secs, int n)
         pos += RST_SECTION_HEAD + len;
     }
     for (int i = 0; i < n; i++)
-        if (secs[i].len == UINT64_MAX) return fail(L, "section %s is missing", secs[i].tag);
+        if (secs[i].len == UINT64_MAX && L->version >= secs[i].since)
+            return fail(L, "section %s is missing", secs[i].tag);
+        else if (secs[i].len != UINT64_MAX && L->version < secs[i].since)
+            return fail(L, "section %s in a file of format version %u (it came with version %u)", secs[i].tag,
+                        L->version, secs[i].since);
     char trailer[4];
     if (fseeko(L->f, (off_t)end, SEEK_SET) != 0 || fread(trailer, 1, 4, L->f) != 4 || memcmp(trailer, "END!", 4))
         return fail(L, "no END! trailer after the sections");
@@ -605,12 +696,12 @@ grit_scene *grit_scene_load(const char *path)
     /* in this order: the scene is created from SCEN, later sections refer
      * to what earlier ones made (materials, shape data, particles) */
     section secs[] = {
-        {"SCEN", load_scene, 0, UINT64_MAX},      {"MATS", load_materials, 0, UINT64_MAX},
-        {"PAIR", load_pairs, 0, UINT64_MAX},      {"STEP", load_step, 0, UINT64_MAX},
-        {"ENER", load_energy, 0, UINT64_MAX},     {"BPHS", load_broadphase, 0, UINT64_MAX},
-        {"SHAP", load_shapes, 0, UINT64_MAX},     {"BODY", load_bodies, 0, UINT64_MAX},
-        {"CONT", load_contacts, 0, UINT64_MAX},   {"LOC6", load_local6, 0, UINT64_MAX},
-        {"BPST", load_bpstate, 0, UINT64_MAX},
+        {"SCEN", load_scene, 0, UINT64_MAX, 0},      {"MATS", load_materials, 0, UINT64_MAX, 0},
+        {"PAIR", load_pairs, 0, UINT64_MAX, 0},      {"STEP", load_step, 0, UINT64_MAX, 0},
+        {"ENER", load_energy, 0, UINT64_MAX, 0},     {"BPHS", load_broadphase, 0, UINT64_MAX, 0},
+        {"SHAP", load_shapes, 0, UINT64_MAX, 0},     {"BODY", load_bodies, 0, UINT64_MAX, 0},
+        {"CONT", load_contacts, 0, UINT64_MAX, 0},   {"LOC6", load_local6, 0, UINT64_MAX, 0},
+        {"BPST", load_bpstate, 0, UINT64_MAX, 0},    {"CELL", load_cell, 0, UINT64_MAX, 2},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
@@ -621,7 +712,13 @@ grit_scene *grit_scene_load(const char *path)
     uint64_t size = 0;
     if (fseeko(L.f, 0, SEEK_END) == 0) size = (uint64_t)ftello(L.f);
     if (!check_header(&L, size) && !check_crc(&L) && !index_sections(&L, secs, nsec))
-        for (int i = 0; i < nsec && !parse(&L, &secs[i]); i++) continue;
+        for (int i = 0; i < nsec; i++) {
+            if (secs[i].len == UINT64_MAX) { /* absent from an older version: its default */
+                if (!strcmp(secs[i].tag, "CELL") && cell_images_zero(&L)) break;
+                continue;
+            }
+            if (parse(&L, &secs[i])) break;
+        }
     fclose(L.f);
     if (L.msg[0]) {
         grit_scene_destroy(L.s);

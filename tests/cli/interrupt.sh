@@ -1,15 +1,7 @@
 # An interrupted run leaves OUT.partial, never OUT, and exits with 130.
 . "$(dirname "$0")/lib.sh"
 
-"$GRIT" run deposit n=200 steps=2000000000 out=run progress=0 >out.txt 2>err.txt &
-pid=$!
-for _ in $(seq 100); do # until it is stepping
-    grep -q "output in" out.txt 2>/dev/null && break
-    sleep 0.1
-done
-sleep 0.5
-kill -INT $pid
-wait $pid
+interrupt_run run deposit n=200 steps=2000000000 out=run progress=0
 rc=$?
 [ $rc = 130 ] || fail "exit $rc after SIGINT, expected 130"
 grep -q "interrupted at step [0-9]*; the incomplete output is in 'run.partial'" err.txt || fail "message: $(cat err.txt)"

@@ -42,6 +42,51 @@ expect_ok() {
     if [ -s err.txt ]; then fail "grit $*: wrote to stderr"; cat err.txt >&2; fi
 }
 
+# interrupt_run ARGS...: start grit ARGS in the background (stdout in
+# out.txt, stderr in err.txt), send SIGINT once it is stepping, and return
+# its exit status.
+interrupt_run() {
+    "$GRIT" "$@" >out.txt 2>err.txt &
+    local pid=$!
+    for _ in $(seq 100); do # until it is stepping
+        grep -q "output in" out.txt 2>/dev/null && break
+        sleep 0.1
+    done
+    sleep 0.5
+    kill -INT $pid
+    wait $pid
+}
+
+# grit_python ARGS...: /usr/bin/python3 with this tree's grit package and the
+# libgrit.so built beside GRIT; a sanitizer build's library needs its
+# runtimes loaded first (and Python's own allocations are not leak-checked).
+grit_python() {
+    local lib pre=""
+    lib="$(dirname "$GRIT")/libgrit.so"
+    for rt in asan ubsan; do
+        if ldd "$lib" 2>/dev/null | grep -q "lib$rt"; then
+            pre="$pre${pre:+:}$(ldd "$lib" | awk -v r="lib$rt" '$1 ~ r {print $3}')"
+        fi
+    done
+    PYTHONPATH="$SRC/python" GRIT_LIB="$lib" LD_PRELOAD="$pre" ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+        /usr/bin/python3 "$@"
+}
+
+# pvbatch_run SCRIPT OUT_DIR IMAGE: render with ParaView under a virtual X
+# server (output in pv.txt). xvfb-run -a races with other X servers that
+# start at the same moment (two tests in parallel), and a fresh X server may
+# not take the connection under load: a display number of its own per test
+# and try, up to 3 tries.
+pvbatch_run() {
+    for try in 1 2 3; do
+        rm -f "$3"
+        xvfb-run -a -n $((100 + $$ % 800 + 10 * try)) pvbatch "$@" >pv.txt 2>&1
+        [ -s "$3" ] && return 0
+        sleep 1
+    done
+    return 1
+}
+
 finish() {
     if [ "$fails" != 0 ]; then
         echo "$fails check(s) failed" >&2

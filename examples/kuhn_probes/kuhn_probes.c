@@ -1,0 +1,877 @@
+/* Demonstration (b) of issue 5: strain probes on an assembly near its
+ * friction limit; the incremental stiffness with the conventional and the
+ * refined law against the number of steps per probe.
+ *
+ *   kuhn_probes [OUT.csv] [N spheres = 2000]
+ *   kuhn_probes --check          (the quick variant run by ctest: asserts)
+ *
+ * 1. Preparation (the refined law throughout, Cundall damping 0.7): N
+ *    spheres (radius 0.9-1.1 mm, kn = kt = 1e5 N/m, mu = 0.5) in a periodic
+ *    cube, compressed isotropically without friction to p0 = 100 kPa (a
+ *    dense packing), then, with friction, loaded in drained triaxial
+ *    compression along z at constant mean stress p0 (lateral strain rates
+ *    servo-controlled) up to q/p = 0.9 (the peak is 1.07), and relaxed
+ *    at constant cell. This state is kept in memory; every probe runs in a
+ *    child process (fork) that owns a copy of it: restart files do not hold
+ *    periodic cells yet.
+ * 2. Strain probes of magnitude delta in directions phi of the Rendulic
+ *    plane: d eps = delta D(phi), D = -(cos phi E_v + sin phi E_q),
+ *    E_v = I/sqrt3, E_q = diag(-1,-1,2)/sqrt6 (phi = 0: isotropic
+ *    compression; 90: compression along z at constant volume, i.e. further
+ *    loading; 180 and 270 the reverse).
+ *    a. The quasi-static motion: the probe is applied slowly (500 steps)
+ *       with the refined law and damping, then relaxed (1500 steps); the
+ *       displacement and rotation of every sphere is recorded.
+ *    b. Replays: from the prepared state that motion is imposed uniformly in
+ *       n steps (every sphere blocked and moved by 1/n of its displacement
+ *       and rotation per step, the cell strained by the same increment), then
+ *       reversed exactly in n steps, for each law and n = 1, 3, 10, ... 1000.
+ *       Measured: the stress increment d sigma of the probe, and the stress
+ *       left after the reversal, what slip did (the irreversible part: zero
+ *       for an elastic assembly). With uniform movements the refined law is
+ *       exact whatever the step (spec 5.5): its results must not depend on n
+ *       (up to the geometric non-linearity of the motion); the conventional
+ *       law's do, by an error that vanishes as n grows.
+ *    c. Free probes (delta = 1e-4 only): the probe applied in n steps to the
+ *       free, damped assembly, then relaxed, with the refined and the
+ *       conventional law: the law's effect in an ordinary DEM run.
+ *    Laws: refined (all refinements on), conventional (spec section 4: R1-R3
+ *    and the twirl off, projection on), the conventional law with only the
+ *    turning R3 or only the twirl switched on, and grit's IdealElPl.
+ * 3. Output: CSV (columns below; plot: examples/kuhn_probes/plot.py) with
+ *    K = d sigma : D / delta the directional stiffness (Pa), err =
+ *    |d sigma - d sigma_ref| / |d sigma_ref| (Frobenius) against the refined
+ *    law at the largest n, err_irr the same for the irreversible part; the
+ *    stress is tension-positive. On the quasi-static rows: A_med, A_p90 =
+ *    median and 90th percentile of A = kt |du_t| / (mu N) over the probe of
+ *    the contacts at the friction limit (spec 5.2: the refinements matter
+ *    when A per step is not small).
+ * Runs a few minutes (docs/kuhn-law.md section 5). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grit/grit.h"
+
+enum { LAW_REFINED, LAW_CONVENTIONAL, LAW_TURN, LAW_TWIRL, LAW_IDEALELPL, LAW_COUNT };
+static const char *const law_names[LAW_COUNT] = {"refined", "conventional", "conv+R3", "conv+twirl", "IdealElPl"};
+
+typedef struct config {
+    int n_spheres;
+    double p0;        /* confining mean stress, Pa */
+    double qp_target; /* triaxial loading up to this q/p ... */
+    double axial_max; /* ... failing beyond this compression along z */
+    int n_dirs;       /* probe directions, evenly spaced from phi0 */
+    double phi0;
+    const int *ns; /* steps per replayed probe */
+    int n_ns;
+    const int *dyn_ns; /* steps per free probe */
+    int n_dyn;
+    int qs_apply, qs_relax, dyn_relax; /* steps */
+    bool verbose;
+} config;
+
+static const int NS_FULL[] = {1, 3, 10, 30, 100, 300, 1000};
+static const int NS_CHECK[] = {1, 3, 10, 30, 100};
+static const int DYN_FULL[] = {30, 300};
+
+static const double DT = 2e-6; /* below 0.25 sqrt(m_min / kn): kt = kn stiffens the rotations */
+
+static void die(grit_scene *s, const char *what)
+{
+    fprintf(stderr, "kuhn_probes: %s: %s\n", what, s ? grit_last_error(s) : grit_create_error());
+    exit(1);
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+           1e-6 * (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+                           kids.ru_stime.tv_usec);
+}
+
+/* ---- stress measures ---------------------------------------------------- */
+
+typedef struct sym6 {
+    double xx, yy, zz, xy, xz, yz;
+} sym6;
+
+static sym6 stress6(grit_scene *s)
+{
+    double sg[3][3];
+    if (grit_stress(s, sg)) die(s, "stress");
+    return (sym6){sg[0][0], sg[1][1], sg[2][2], sg[0][1], sg[0][2], sg[1][2]};
+}
+static sym6 s6_sub(sym6 a, sym6 b)
+{
+    return (sym6){a.xx - b.xx, a.yy - b.yy, a.zz - b.zz, a.xy - b.xy, a.xz - b.xz, a.yz - b.yz};
+}
+static double s6_norm(sym6 a)
+{
+    return sqrt(a.xx * a.xx + a.yy * a.yy + a.zz * a.zz + 2 * (a.xy * a.xy + a.xz * a.xz + a.yz * a.yz));
+}
+static double pressure(sym6 a) { return -(a.xx + a.yy + a.zz) / 3; }
+/* deviator q = sigma_z - sigma_lateral in compression */
+static double deviator(sym6 a) { return -(a.zz - 0.5 * (a.xx + a.yy)); }
+
+/* unit strain direction of the probe (diagonal) */
+static void direction(double phi, double D[3])
+{
+    const double v = -cos(phi) / sqrt(3.0), q = -sin(phi) / sqrt(6.0);
+    D[0] = v - q;
+    D[1] = v - q;
+    D[2] = v + 2 * q;
+}
+
+/* ---- contacts at the friction limit --------------------------------------- */
+
+typedef struct census {
+    int contacts, at_limit, near_limit; /* |ft| >= (1 - 1e-5) mu N; >= 0.9 mu N */
+    double unbalanced;                  /* mean |F| of the spheres / mean normal force */
+    double overlap;                     /* mean overlap / mean diameter (2 mm) */
+} census;
+
+static census take_census(grit_scene *s, int n)
+{
+    census c = {0};
+    grit_contact_info ci;
+    int cur = 0;
+    double sum_n = 0;
+    while (grit_contact_next(s, &cur, &ci)) {
+        const double N = -v3_dot(ci.force_global, ci.normal);
+        const grit_vec3 ft = v3_madd(ci.force_global, N, ci.normal);
+        const double r = v3_norm(ft) / (ci.tan_phi * N);
+        c.contacts++;
+        sum_n += N;
+        c.overlap -= ci.uN;
+        if (N > 0 && r >= 1 - 1e-5) c.at_limit++;
+        if (N > 0 && r >= 0.9) c.near_limit++;
+    }
+    double sum_f = 0;
+    for (int i = 0; i < n; i++) {
+        grit_vec3 f;
+        grit_get_force(s, i, &f);
+        sum_f += v3_norm(f);
+    }
+    c.unbalanced = c.contacts ? (sum_f / n) / (sum_n / c.contacts) : 0;
+    c.overlap = c.contacts ? c.overlap / c.contacts / 2e-3 : 0;
+    return c;
+}
+
+/* ---- preparation ----------------------------------------------------------- */
+
+static void set_grad(grit_scene *s, double lx, double ly, double lz)
+{
+    const double L[3][3] = {{lx, 0, 0}, {0, ly, 0}, {0, 0, lz}};
+    if (grit_cell_set_grad_v(s, L)) die(s, "gradient");
+}
+
+static void set_no_frict(grit_scene *s, bool on)
+{
+    grit_scene_def d = *grit_scene_get_def(s);
+    d.no_frict = on;
+    if (grit_scene_set_def(s, &d)) die(s, "no_frict");
+}
+
+static grit_scene *prepare(const config *C)
+{
+    const int n = C->n_spheres;
+    const double p0 = C->p0;
+    grit_scene_def d = grit_default_scene_def();
+    d.law = GRIT_LAW_KUHN;
+    d.damping = 0.7;
+    d.dt = DT;
+    d.no_frict = true; /* a dense packing first: isotropic compression without friction */
+    grit_scene *s = grit_scene_create(&d);
+    if (!s) die(NULL, "create");
+    grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.density = 2600;
+    const int m = grit_add_frictmat(s, &fm);
+    grit_pair_def pd = grit_default_pair_def();
+    pd.kn = 1e5;
+    pd.kt = 1e5; /* kn = kt, as in the paper */
+    pd.tan_phi = 0.5;
+    if (grit_set_pair(s, m, m, &pd)) die(s, "pair");
+    /* loose gas: random sequential addition in a periodic cube at solid fraction 0.25 */
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+#define URAND() ((rng = rng * 6364136223846793005ull + 1442695040888963407ull), (double)(rng >> 11) * 0x1p-53)
+    double *r = malloc(sizeof *r * (size_t)n), (*x)[3] = malloc(sizeof *x * (size_t)n);
+    if (!r || !x) die(NULL, "out of memory");
+    double vol = 0;
+    for (int i = 0; i < n; i++) {
+        r[i] = 1e-3 * (0.9 + 0.2 * URAND());
+        vol += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
+    }
+    const double L = cbrt(vol / 0.25);
+    for (int i = 0; i < n; i++) {
+        for (int tries = 0;; tries++) {
+            for (int k = 0; k < 3; k++) x[i][k] = L * URAND();
+            bool ok = true;
+            for (int j = 0; j < i && ok; j++) {
+                double d2 = 0;
+                for (int k = 0; k < 3; k++) {
+                    double dx = x[i][k] - x[j][k];
+                    dx -= L * nearbyint(dx / L);
+                    d2 += dx * dx;
+                }
+                ok = d2 > (r[i] + r[j]) * (r[i] + r[j]);
+            }
+            if (ok) break;
+            if (tries > 100000) die(s, "cannot place the loose gas");
+        }
+        grit_sphere_def sp = grit_default_sphere_def();
+        sp.pos = v3(x[i][0], x[i][1], x[i][2]);
+        sp.radius = r[i];
+        sp.material = m;
+        if (grit_add_sphere(s, &sp) != i) die(s, "sphere");
+    }
+#undef URAND
+    free(r);
+    free(x);
+    const double H[3][3] = {{L, 0, 0}, {0, L, 0}, {0, 0, L}};
+    if (grit_cell_set(s, H)) die(s, "cell");
+
+    /* isotropic compression: fast through the gas, then servo-controlled */
+    long steps = 0;
+    set_grad(s, -25.0, -25.0, -25.0); /* 5e-5 per step */
+    while (vol / grit_cell_volume(s) < 0.55) {
+        if (grit_step(s, 20)) die(s, "compress");
+        steps += 20;
+    }
+    for (int k = 0;; k++) {
+        const sym6 sg = stress6(s);
+        const double e = (p0 - pressure(sg)) / p0;
+        /* up to 1e-5 per step far from p0, 2e-6 near it */
+        const double rate = (e > 0.5 ? 5.0 : 1.0) * fmax(-1.0, fmin(1.0, 5 * e));
+        set_grad(s, -rate, -rate, -rate);
+        if (grit_step(s, 10)) die(s, "servo");
+        steps += 10;
+        if (k % 50 == 49) {
+            const census c = take_census(s, n);
+            if (C->verbose)
+                fprintf(stderr, "  iso: step %ld p %.4g Pa, %d contacts, unbalanced %.2g\n", steps, pressure(sg),
+                        c.contacts, c.unbalanced);
+            if (fabs(e) < 0.02 && c.unbalanced < 0.05) break;
+            if (k > 20000) die(s, "isotropic compression does not converge");
+        }
+    }
+    set_grad(s, 0, 0, 0);
+    /* triaxial compression along z at constant mean stress, with friction */
+    set_no_frict(s, false);
+    const double ez = 0.5; /* 1e-6 per step */
+    double lat = 0.5 * ez, F[3][3];
+    grit_cell_get_trsf(s, F);
+    const double fz0 = F[2][2], vol0 = F[0][0] * F[1][1] * F[2][2];
+    double axial = 0;
+    for (int k = 0;; k++) {
+        set_grad(s, lat, lat, -ez);
+        if (grit_step(s, 10)) die(s, "triaxial");
+        steps += 10;
+        const sym6 sg = stress6(s);
+        /* the lateral rate: constant volume plus a correction towards p0 */
+        lat = 0.5 * ez + 10.0 * (pressure(sg) - p0) / p0;
+        grit_cell_get_trsf(s, F);
+        axial = -log(F[2][2] / fz0);
+        if (C->verbose && k % 500 == 499) {
+            int st[GRIT_KUHN_STATUS_COUNT];
+            grit_kuhn_status_counts(s, st);
+            const census c = take_census(s, n);
+            fprintf(stderr, "  triax: eps_z %.4f p %.4g q/p %.4f, vol. strain %.2e, %d contacts, sliding %d (%.1f %%)\n",
+                    axial, pressure(sg), deviator(sg) / pressure(sg), -log(F[0][0] * F[1][1] * F[2][2] / vol0), c.contacts,
+                    st[GRIT_KUHN_SLIP], 100.0 * st[GRIT_KUHN_SLIP] / c.contacts);
+        }
+        if (deviator(sg) >= C->qp_target * pressure(sg)) break;
+        if (axial >= C->axial_max) die(s, "the triaxial loading does not reach the q/p target");
+    }
+    set_grad(s, 0, 0, 0);
+    for (int k = 0; k < 200; k++) {
+        if (grit_step(s, 10)) die(s, "relax");
+        steps += 10;
+        if (take_census(s, n).unbalanced < 2e-3) break;
+    }
+    if (C->verbose) {
+        const sym6 sg = stress6(s);
+        const census c = take_census(s, n);
+        fprintf(stderr, "prepared in %ld steps: axial strain %.2e, p %.4g Pa, q/p %.4f, %d contacts (%.2f per sphere), "
+                        "at the limit %d (%.1f %%), above 0.9 mu N %d (%.1f %%), unbalanced %.2g, overlap/d %.2e\n",
+                steps, axial, pressure(sg), deviator(sg) / pressure(sg), c.contacts, 2.0 * c.contacts / n, c.at_limit,
+                100.0 * c.at_limit / c.contacts, c.near_limit, 100.0 * c.near_limit / c.contacts, c.unbalanced,
+                c.overlap);
+    }
+    return s;
+}
+
+/* ---- running a piece of work on a copy of the scene ------------------------- */
+
+typedef void (*child_fn)(grit_scene *s, const config *C, const void *arg, double *out);
+
+/* fn runs in a child process that holds a copy of the scene; its nout
+ * doubles come back through a pipe. */
+static void in_child(grit_scene *s, const config *C, child_fn fn, const void *arg, double *out, size_t nout)
+{
+    int fd[2];
+    if (pipe(fd)) {
+        perror("kuhn_probes: pipe");
+        exit(1);
+    }
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        perror("kuhn_probes: fork");
+        exit(1);
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        fn(s, C, arg, out);
+        const char *p = (const char *)out;
+        size_t left = nout * sizeof *out;
+        while (left > 0) {
+            ssize_t w = write(fd[1], p, left);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) _exit(2);
+            p += w;
+            left -= (size_t)w;
+        }
+        close(fd[1]);
+        _exit(0); /* no exit handlers: the copy of the scene is the parent's to free */
+    }
+    close(fd[1]);
+    char *p = (char *)out;
+    size_t left = nout * sizeof *out;
+    while (left > 0) {
+        ssize_t rd = read(fd[0], p, left);
+        if (rd < 0 && errno == EINTR) continue;
+        if (rd <= 0) break;
+        p += rd;
+        left -= (size_t)rd;
+    }
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (left > 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "kuhn_probes: a probe process failed (status %d)\n", status);
+        exit(1);
+    }
+}
+
+/* ---- the probes ------------------------------------------------------------- */
+
+/* per-step gradient that strains the cell by the diagonal D delta in m Cayley
+ * steps, (1 + g/2) / (1 - g/2) = exp(D delta / m) with g = dt L: every m
+ * gives the same final cell */
+static void probe_grad(const double D[3], double delta, int m, double L[3])
+{
+    for (int a = 0; a < 3; a++) L[a] = 2 * tanh(0.5 * D[a] * delta / m) / DT;
+}
+
+typedef struct probe_arg {
+    double phi, delta;
+    const double *motion; /* 6 per sphere: displacement, rotation vector */
+    int law, n;
+} probe_arg;
+
+static void apply_probe(grit_scene *s, const probe_arg *P, double sign, int m)
+{
+    double D[3], L[3];
+    direction(P->phi, D);
+    probe_grad(D, sign * P->delta, m, L);
+    set_grad(s, L[0], L[1], L[2]);
+}
+
+/* The quasi-static probe with the refined law. out: 6 per sphere
+ * (displacement, rotation vector), d sigma (6), unbalanced force at the end. */
+static void qs_probe(grit_scene *s, const config *C, const void *arg, double *out)
+{
+    const probe_arg *P = arg;
+    const int n = C->n_spheres;
+    grit_vec3 *x0 = malloc(sizeof *x0 * (size_t)n);
+    grit_quat *q0 = malloc(sizeof *q0 * (size_t)n);
+    if (!x0 || !q0) die(NULL, "out of memory");
+    for (int i = 0; i < n; i++) {
+        grit_get_pos(s, i, &x0[i]);
+        grit_get_ori(s, i, &q0[i]);
+    }
+    const sym6 s0 = stress6(s);
+    apply_probe(s, P, 1.0, C->qs_apply);
+    if (grit_step(s, C->qs_apply)) die(s, "quasi-static probe");
+    set_grad(s, 0, 0, 0);
+    if (grit_step(s, C->qs_relax)) die(s, "quasi-static relaxation");
+    for (int i = 0; i < n; i++) {
+        grit_vec3 x;
+        grit_quat q;
+        grit_get_pos(s, i, &x);
+        grit_get_ori(s, i, &q);
+        const grit_vec3 dx = v3_sub(x, x0[i]);
+        grit_quat dq = q_mul(q, q_conj(q0[i]));
+        if (dq.w < 0) dq = (grit_quat){-dq.w, -dq.x, -dq.y, -dq.z};
+        const grit_vec3 v = v3(dq.x, dq.y, dq.z);
+        const double sv = v3_norm(v);
+        const grit_vec3 th = sv > 0 ? v3_scale(v, 2 * atan2(sv, dq.w) / sv) : v3_zero();
+        memcpy(out + 6 * i, &dx, sizeof dx);
+        memcpy(out + 6 * i + 3, &th, sizeof th);
+    }
+    free(x0);
+    free(q0);
+    const sym6 ds = s6_sub(stress6(s), s0);
+    memcpy(out + 6 * n, &ds, sizeof ds);
+    out[6 * n + 6] = take_census(s, n).unbalanced;
+}
+
+static void select_law(grit_scene *s, int law, double damping)
+{
+    grit_scene_def d = *grit_scene_get_def(s);
+    d.law = law == LAW_IDEALELPL ? GRIT_LAW_IDEALELPL : GRIT_LAW_KUHN;
+    const bool all = law == LAW_REFINED;
+    d.kuhn_fresh = all;
+    d.kuhn_onset = all;
+    d.kuhn_turn = all || law == LAW_TURN;
+    d.kuhn_projection = true;
+    d.kuhn_twirl = all || law == LAW_TWIRL ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
+    d.damping = damping;
+    if (grit_scene_set_def(s, &d)) die(s, "law");
+}
+
+/* the recorded motion, times sign, in m uniform steps */
+static void impose(grit_scene *s, const config *C, const probe_arg *P, double sign)
+{
+    const double f = sign / (P->n * DT);
+    for (int i = 0; i < C->n_spheres; i++) {
+        const double *u = P->motion + 6 * i;
+        grit_set_vel(s, i, v3(u[0] * f, u[1] * f, u[2] * f));
+        grit_set_angvel(s, i, v3(u[3] * f, u[4] * f, u[5] * f));
+    }
+    apply_probe(s, P, sign, P->n);
+}
+
+/* The recorded motion imposed in n uniform steps, then reversed exactly in
+ * n steps. out: the probe's stress increment (6), the stress left after the
+ * reversal (6), contacts sliding in the last step of the probe (Kuhn law;
+ * -1 otherwise), contacts. */
+static void replay(grit_scene *s, const config *C, const void *arg, double *out)
+{
+    const probe_arg *P = arg;
+    select_law(s, P->law, 0.0); /* every sphere is blocked: nothing to damp */
+    for (int i = 0; i < C->n_spheres; i++)
+        if (grit_set_blocked(s, i, GRIT_BLOCK_ALL)) die(s, "block");
+    const sym6 s0 = stress6(s);
+    impose(s, C, P, 1.0);
+    if (grit_step(s, P->n)) die(s, "replay");
+    const sym6 ds = s6_sub(stress6(s), s0);
+    int st[GRIT_KUHN_STATUS_COUNT];
+    out[12] = grit_kuhn_status_counts(s, st) >= 0 ? st[GRIT_KUHN_SLIP] : -1;
+    out[13] = grit_contact_count(s);
+    impose(s, C, P, -1.0);
+    if (grit_step(s, P->n)) die(s, "reversal");
+    const sym6 dirr = s6_sub(stress6(s), s0);
+    memcpy(out, &ds, sizeof ds);
+    memcpy(out + 6, &dirr, sizeof dirr);
+}
+
+/* The probe applied to the free, damped assembly in n steps, relaxed, then
+ * reversed in n steps and relaxed. out: the probe's stress increment (6),
+ * the stress left after the reversal (6). */
+static void free_probe(grit_scene *s, const config *C, const void *arg, double *out)
+{
+    const probe_arg *P = arg;
+    select_law(s, P->law, grit_scene_get_def(s)->damping);
+    const sym6 s0 = stress6(s);
+    for (int rev = 0; rev < 2; rev++) {
+        apply_probe(s, P, rev ? -1.0 : 1.0, P->n);
+        if (grit_step(s, P->n)) die(s, "free probe");
+        set_grad(s, 0, 0, 0);
+        if (grit_step(s, C->dyn_relax)) die(s, "free probe relaxation");
+        const sym6 ds = s6_sub(stress6(s), s0);
+        memcpy(out + 6 * rev, &ds, sizeof ds);
+    }
+}
+
+/* For the contacts at the friction limit in the prepared state, over the
+ * whole probe: A = kt |du_t| / (mu N), its median and 90th percentile; the
+ * angle between the tangential force and du_t (what the conventional law
+ * gets wrong is the turning of the force towards du_t), its median (degrees)
+ * and the fraction of contacts with more than 30 degrees. */
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static void movement_ratio(grit_scene *s, const probe_arg *P, double stats[4])
+{
+    double H[3][3], D[3];
+    grit_cell_get(s, H);
+    direction(P->phi, D);
+    const int nc = grit_contact_count(s);
+    double *A = malloc(sizeof *A * (size_t)(nc > 0 ? nc : 1)), *th = malloc(sizeof *th * (size_t)(nc > 0 ? nc : 1));
+    if (!A || !th) die(NULL, "out of memory");
+    int m = 0;
+    grit_contact_info ci;
+    for (int i = 0; i < nc; i++) {
+        if (grit_contact_get(s, i, &ci)) die(s, "contact");
+        const double N = -v3_dot(ci.force_global, ci.normal);
+        const grit_vec3 ft = v3_madd(ci.force_global, N, ci.normal);
+        if (!(N > 0) || v3_norm(ft) < (1 - 1e-5) * ci.tan_phi * N) continue;
+        int k[3];
+        grit_contact_image(s, i, k);
+        grit_vec3 xa, xb;
+        grit_get_pos(s, ci.id_a, &xa);
+        grit_get_pos(s, ci.id_b, &xb);
+        grit_vec3 shift = v3_zero(), dshift = v3_zero(); /* the cell stays diagonal */
+        for (int a = 0; a < 3; a++) {
+            v3_set(&shift, a, H[a][a] * k[a]);
+            v3_set(&dshift, a, H[a][a] * k[a] * expm1(D[a] * P->delta));
+        }
+        xb = v3_add(xb, shift);
+        const double *ua = P->motion + 6 * ci.id_a, *ub = P->motion + 6 * ci.id_b;
+        const grit_vec3 va = v3_add(v3(ua[0], ua[1], ua[2]), v3_cross(v3(ua[3], ua[4], ua[5]), v3_sub(ci.point, xa)));
+        const grit_vec3 vb = v3_add(v3_add(v3(ub[0], ub[1], ub[2]), dshift),
+                                    v3_cross(v3(ub[3], ub[4], ub[5]), v3_sub(ci.point, xb)));
+        const grit_vec3 du = v3_sub(vb, va);
+        const grit_vec3 dut = v3_madd(du, -v3_dot(du, ci.normal), ci.normal);
+        A[m] = ci.kt * v3_norm(dut) / (ci.tan_phi * N);
+        th[m++] = atan2(v3_norm(v3_cross(ft, dut)), v3_dot(ft, dut)) * 180 / M_PI;
+    }
+    qsort(A, (size_t)m, sizeof *A, cmp_double);
+    qsort(th, (size_t)m, sizeof *th, cmp_double);
+    int over30 = 0;
+    for (int i = 0; i < m; i++) over30 += th[i] > 30;
+    stats[0] = m ? A[m / 2] : NAN;
+    stats[1] = m ? A[(9 * m) / 10] : NAN;
+    stats[2] = m ? th[m / 2] : NAN;
+    stats[3] = m ? (double)over30 / m : NAN;
+    free(A);
+    free(th);
+}
+
+/* ---- the studies -------------------------------------------------------------- */
+
+typedef struct result {
+    sym6 ds, irr; /* the probe's stress increment; the stress left after its reversal */
+    double slip, contacts;
+} result;
+
+typedef struct study {
+    double delta;
+    unsigned laws; /* bit set of LAW_* replayed */
+    bool free_probes;
+    result *res;    /* [dir][law][k] for ns[k] */
+    sym6 *qs;       /* [dir] the quasi-static probe's d sigma */
+    sym6 *dyn;      /* [dir][2][k][2]: free probes, refined and conventional, for dyn_ns[k]: d sigma, irreversible */
+    double *A;      /* [dir][4]: median and 90th percentile of A, median angle, fraction above 30 degrees */
+} study;
+
+static result *at(const study *S, const config *C, int j, int law, int k)
+{
+    return &S->res[(j * LAW_COUNT + law) * C->n_ns + k];
+}
+
+static double dir_phi(const config *C, int j) { return C->phi0 + 2 * M_PI * j / C->n_dirs; }
+
+/* d sigma : D / delta */
+static double stiffness(double phi, double delta, sym6 d)
+{
+    double D[3];
+    direction(phi, D);
+    return (d.xx * D[0] + d.yy * D[1] + d.zz * D[2]) / delta;
+}
+
+/* errors against the refined law's result at the largest n */
+static double err_total(const study *S, const config *C, int j, int law, int k)
+{
+    const sym6 ref = at(S, C, j, LAW_REFINED, C->n_ns - 1)->ds;
+    return s6_norm(s6_sub(at(S, C, j, law, k)->ds, ref)) / s6_norm(ref);
+}
+static double err_irr(const study *S, const config *C, int j, int law, int k)
+{
+    const sym6 ref = at(S, C, j, LAW_REFINED, C->n_ns - 1)->irr;
+    return s6_norm(s6_sub(at(S, C, j, law, k)->irr, ref)) / s6_norm(ref);
+}
+/* a direction with plastic loading: the irreversible part is at least a
+ * tenth of the stress increment */
+static bool plastic(const study *S, const config *C, int j)
+{
+    const result *r = at(S, C, j, LAW_REFINED, C->n_ns - 1);
+    return s6_norm(r->irr) > 0.1 * s6_norm(r->ds);
+}
+
+static void run_study(grit_scene *s, const config *C, study *S)
+{
+    const int n = C->n_spheres;
+    S->res = calloc((size_t)(C->n_dirs * LAW_COUNT * C->n_ns), sizeof *S->res);
+    S->qs = calloc((size_t)C->n_dirs, sizeof *S->qs);
+    S->dyn = calloc((size_t)(C->n_dirs * 4 * (C->n_dyn > 0 ? C->n_dyn : 1)), sizeof *S->dyn);
+    S->A = calloc((size_t)(4 * C->n_dirs), sizeof *S->A);
+    double *motion = malloc(sizeof *motion * (size_t)(6 * n + 7));
+    if (!S->res || !S->qs || !S->dyn || !S->A || !motion) die(NULL, "out of memory");
+    for (int j = 0; j < C->n_dirs; j++) {
+        const double phi = dir_phi(C, j);
+        probe_arg P = {.phi = phi, .delta = S->delta};
+        in_child(s, C, qs_probe, &P, motion, (size_t)(6 * n + 7));
+        memcpy(&S->qs[j], motion + 6 * n, sizeof S->qs[j]);
+        P.motion = motion;
+        movement_ratio(s, &P, &S->A[4 * j]);
+        if (C->verbose)
+            fprintf(stderr,
+                    "delta %.0e, direction %3.0f deg: quasi-static d sigma (%.4g %.4g %.4g) Pa, K %.4g Pa, unbalanced "
+                    "%.1e; at the limit: A median %.3f, 90 %% %.3f, angle median %.0f deg, above 30 deg %.0f %%\n",
+                    S->delta, phi * 180 / M_PI, S->qs[j].xx, S->qs[j].yy, S->qs[j].zz,
+                    stiffness(phi, S->delta, S->qs[j]), motion[6 * n + 6], S->A[4 * j], S->A[4 * j + 1],
+                    S->A[4 * j + 2], 100 * S->A[4 * j + 3]);
+        for (int law = 0; law < LAW_COUNT; law++) {
+            if (!(S->laws & (1u << law))) continue;
+            for (int k = 0; k < C->n_ns; k++) {
+                P.law = law;
+                P.n = C->ns[k];
+                double out[14];
+                in_child(s, C, replay, &P, out, 14);
+                result *r = at(S, C, j, law, k);
+                memcpy(&r->ds, out, sizeof r->ds);
+                memcpy(&r->irr, out + 6, sizeof r->irr);
+                r->slip = out[12];
+                r->contacts = out[13];
+            }
+        }
+        if (!S->free_probes) continue;
+        for (int l = 0; l < 2; l++)
+            for (int k = 0; k < C->n_dyn; k++) {
+                P.law = l ? LAW_CONVENTIONAL : LAW_REFINED;
+                P.n = C->dyn_ns[k];
+                double out[12];
+                in_child(s, C, free_probe, &P, out, 12);
+                memcpy(&S->dyn[2 * ((j * 2 + l) * C->n_dyn + k)], out, 2 * sizeof(sym6));
+            }
+    }
+    free(motion);
+}
+
+/* the free probe of direction j, law l (0 refined, 1 conventional), dyn_ns[k]:
+ * d sigma and the irreversible part */
+static const sym6 *free_result(const study *S, const config *C, int j, int l, int k)
+{
+    return &S->dyn[2 * ((j * 2 + l) * C->n_dyn + k)];
+}
+
+static void write_csv(FILE *csv, const study *S, const config *C)
+{
+    for (int j = 0; j < C->n_dirs; j++) {
+        const double phi = dir_phi(C, j), deg = phi * 180 / M_PI;
+        const sym6 q = S->qs[j];
+        fprintf(csv, "qs,refined,%g,%.1f,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,,,,,,,,,,,%.6e,%.6e,%.6e,%.6e\n",
+                S->delta, deg, C->qs_apply, q.xx, q.yy, q.zz, q.xy, q.xz, q.yz, stiffness(phi, S->delta, q),
+                S->A[4 * j], S->A[4 * j + 1], S->A[4 * j + 2], S->A[4 * j + 3]);
+        for (int law = 0; law < LAW_COUNT; law++) {
+            if (!(S->laws & (1u << law))) continue;
+            for (int k = 0; k < C->n_ns; k++) {
+                const result *r = at(S, C, j, law, k);
+                const sym6 d = r->ds, e = r->irr;
+                fprintf(csv,
+                        "replay,%s,%g,%.1f,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.6e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,"
+                        "%.6e,%.0f,%.0f,,,,\n",
+                        law_names[law], S->delta, deg, C->ns[k], d.xx, d.yy, d.zz, d.xy, d.xz, d.yz,
+                        stiffness(phi, S->delta, d), err_total(S, C, j, law, k), e.xx, e.yy, e.zz, e.xy, e.xz, e.yz,
+                        err_irr(S, C, j, law, k), r->slip, r->contacts);
+            }
+        }
+        if (!S->free_probes) continue;
+        for (int l = 0; l < 2; l++)
+            for (int k = 0; k < C->n_dyn; k++) {
+                const sym6 *d = free_result(S, C, j, l, k), *ref = free_result(S, C, j, 0, k);
+                /* refined: the stress increment against the quasi-static
+                 * probe's; conventional: against the refined law's free probe
+                 * of the same n */
+                const double err = l ? s6_norm(s6_sub(d[0], ref[0])) / s6_norm(ref[0])
+                                     : s6_norm(s6_sub(d[0], q)) / s6_norm(q);
+                const double eirr = l ? s6_norm(s6_sub(d[1], ref[1])) / s6_norm(ref[1]) : 0.0;
+                fprintf(csv,
+                        "free,%s,%g,%.1f,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.6e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.6e,,,"
+                        ",,,,\n",
+                        law_names[l ? LAW_CONVENTIONAL : LAW_REFINED], S->delta, deg, C->dyn_ns[k], d[0].xx, d[0].yy,
+                        d[0].zz, d[0].xy, d[0].xz, d[0].yz, stiffness(phi, S->delta, d[0]), err, d[1].xx, d[1].yy,
+                        d[1].zz, d[1].xy, d[1].xz, d[1].yz, eirr);
+            }
+    }
+    fflush(csv);
+}
+
+static void summary(const study *S, const config *C)
+{
+    for (int which = 0; which < 2; which++) {
+        fprintf(stderr, "delta %.0e: %s, mean (max) over the %s directions:\n", S->delta,
+                which ? "error of the irreversible part" : "error of the stress increment", which ? "plastic" : "");
+        for (int law = 0; law < LAW_COUNT; law++) {
+            if (!(S->laws & (1u << law))) continue;
+            fprintf(stderr, "  %-13s", law_names[law]);
+            for (int k = 0; k < C->n_ns; k++) {
+                double mean = 0, mx = 0;
+                int cnt = 0;
+                for (int j = 0; j < C->n_dirs; j++) {
+                    if (which && !plastic(S, C, j)) continue;
+                    const double e = which ? err_irr(S, C, j, law, k) : err_total(S, C, j, law, k);
+                    mean += e;
+                    cnt++;
+                    mx = fmax(mx, e);
+                }
+                fprintf(stderr, " %d: %.2e (%.2e)", C->ns[k], cnt ? mean / cnt : NAN, mx);
+            }
+            fprintf(stderr, "\n");
+        }
+    }
+    if (!S->free_probes) return;
+    for (int k = 0; k < C->n_dyn; k++) {
+        double e_ref = 0, e_conv = 0, e_irr = 0;
+        for (int j = 0; j < C->n_dirs; j++) {
+            const sym6 *r = free_result(S, C, j, 0, k), *c = free_result(S, C, j, 1, k);
+            e_ref = fmax(e_ref, s6_norm(s6_sub(r[0], S->qs[j])) / s6_norm(S->qs[j]));
+            e_conv = fmax(e_conv, s6_norm(s6_sub(c[0], r[0])) / s6_norm(r[0]));
+            if (plastic(S, C, j)) e_irr = fmax(e_irr, s6_norm(s6_sub(c[1], r[1])) / s6_norm(r[1]));
+        }
+        fprintf(stderr,
+                "free probes in %d steps: refined against quasi-static, largest %.2e; conventional against refined, "
+                "largest %.2e (irreversible part, plastic directions: %.2e)\n",
+                C->dyn_ns[k], e_ref, e_conv, e_irr);
+    }
+}
+
+static void free_study(study *S)
+{
+    free(S->res);
+    free(S->qs);
+    free(S->dyn);
+    free(S->A);
+}
+
+/* What the quick variant asserts (measured values in docs/kuhn-law.md 5). */
+static int check(const study *S, const config *C, grit_scene *s)
+{
+    int fail = 0;
+#define EXPECT(cond, ...)                                         \
+    do {                                                          \
+        if (!(cond)) {                                            \
+            fprintf(stderr, "kuhn_probes --check: " __VA_ARGS__); \
+            fprintf(stderr, " (%s)\n", #cond);                    \
+            fail = 1;                                             \
+        }                                                         \
+    } while (0)
+    /* the prepared state is near the friction limit */
+    const sym6 sg = stress6(s);
+    const census c = take_census(s, C->n_spheres);
+    EXPECT(deviator(sg) > 0.85 * pressure(sg) && fabs(pressure(sg) - C->p0) < 0.01 * C->p0, "q/p %.3f, p %.4g Pa",
+           deviator(sg) / pressure(sg), pressure(sg));
+    EXPECT(c.at_limit > 0.1 * c.contacts, "%d of %d contacts at the friction limit", c.at_limit, c.contacts);
+    int n_plastic = 0;
+    for (int j = 0; j < C->n_dirs; j++) {
+        const double phi = dir_phi(C, j), deg = phi * 180 / M_PI;
+        EXPECT(stiffness(phi, S->delta, S->qs[j]) > 1e6, "direction %.0f: stiffness %.3g Pa", deg,
+               stiffness(phi, S->delta, S->qs[j]));
+        /* the refined law does not depend on the number of steps (up to the
+         * geometric non-linearity of the motion) */
+        for (int k = 0; k < C->n_ns; k++)
+            EXPECT(err_total(S, C, j, LAW_REFINED, k) < 1e-4, "direction %.0f, n = %d: refined error %.2e", deg,
+                   C->ns[k], err_total(S, C, j, LAW_REFINED, k));
+        if (!plastic(S, C, j)) continue;
+        n_plastic++;
+        for (int k = 0; k < C->n_ns; k++)
+            EXPECT(err_irr(S, C, j, LAW_REFINED, k) < 5e-4, "direction %.0f, n = %d: refined irreversible error %.2e",
+                   deg, C->ns[k], err_irr(S, C, j, LAW_REFINED, k));
+        /* the conventional law's irreversible part errs more, and converges
+         * to the refined one as 1/n */
+        const double e1 = err_irr(S, C, j, LAW_CONVENTIONAL, 0);
+        EXPECT(e1 > 5 * err_irr(S, C, j, LAW_REFINED, 0), "direction %.0f, n = 1: conventional %.2e, refined %.2e", deg,
+               e1, err_irr(S, C, j, LAW_REFINED, 0));
+        for (int k = 1; k < C->n_ns; k++)
+            EXPECT(err_irr(S, C, j, LAW_CONVENTIONAL, k) < 0.75 * err_irr(S, C, j, LAW_CONVENTIONAL, k - 1),
+                   "direction %.0f: conventional error %.2e at n = %d, %.2e at n = %d", deg,
+                   err_irr(S, C, j, LAW_CONVENTIONAL, k), C->ns[k], err_irr(S, C, j, LAW_CONVENTIONAL, k - 1),
+                   C->ns[k - 1]);
+        const double e_last = err_irr(S, C, j, LAW_CONVENTIONAL, C->n_ns - 1);
+        fprintf(stderr,
+                "direction %.0f: irreversible part at n = 1: refined %.2e, conventional %.2e (%.1f times); "
+                "conventional n = 1 / n = %d: %.1f\n",
+                deg, err_irr(S, C, j, LAW_REFINED, 0), e1, e1 / err_irr(S, C, j, LAW_REFINED, 0), C->ns[C->n_ns - 1],
+                e1 / e_last);
+        EXPECT(e1 > 0.3 * C->ns[C->n_ns - 1] * e_last, "direction %.0f: conventional error %.2e at n = 1, %.2e at n = %d",
+               deg, e1, e_last, C->ns[C->n_ns - 1]);
+    }
+    EXPECT(n_plastic >= 1, "%d plastic directions", n_plastic);
+#undef EXPECT
+    if (!fail) fprintf(stderr, "kuhn_probes --check: all checks passed (%d plastic directions)\n", n_plastic);
+    return fail;
+}
+
+int main(int argc, char **argv)
+{
+    const bool quick = argc > 1 && strcmp(argv[1], "--check") == 0;
+    config C = {
+        .n_spheres = 2000,
+        .p0 = 1e5,
+        .qp_target = 0.9,
+        .axial_max = 0.05,
+        .n_dirs = 8,
+        .phi0 = 0,
+        .ns = NS_FULL,
+        .n_ns = (int)(sizeof NS_FULL / sizeof *NS_FULL),
+        .dyn_ns = DYN_FULL,
+        .n_dyn = (int)(sizeof DYN_FULL / sizeof *DYN_FULL),
+        .qs_apply = 500,
+        .qs_relax = 1500,
+        .dyn_relax = 1500,
+        .verbose = true,
+    };
+    const char *path = "kuhn_probes.csv";
+    const unsigned all = (1u << LAW_COUNT) - 1,
+                   main4 = (1u << LAW_REFINED) | (1u << LAW_CONVENTIONAL) | (1u << LAW_TWIRL) | (1u << LAW_IDEALELPL);
+    study studies[2] = {{.delta = 1e-4, .laws = all, .free_probes = true}, {.delta = 1e-3, .laws = main4}};
+    int n_studies = 2;
+    if (quick) {
+        C.n_spheres = 200;
+        C.n_dirs = 4;
+        C.phi0 = M_PI / 4;
+        C.ns = NS_CHECK;
+        C.n_ns = (int)(sizeof NS_CHECK / sizeof *NS_CHECK);
+        C.qs_apply = 200;
+        C.qs_relax = 300;
+        C.verbose = false;
+        studies[0] = (study){.delta = 1e-4, .laws = (1u << LAW_REFINED) | (1u << LAW_CONVENTIONAL)};
+        n_studies = 1;
+    } else {
+        if (argc > 1) path = argv[1];
+        if (argc > 2) C.n_spheres = atoi(argv[2]);
+        if (C.n_spheres < 50) {
+            fprintf(stderr, "kuhn_probes: N = %d spheres: at least 50\n", C.n_spheres);
+            return 1;
+        }
+    }
+    FILE *csv = NULL;
+    if (!quick) {
+        csv = fopen(path, "w");
+        if (!csv) {
+            fprintf(stderr, "kuhn_probes: cannot write %s\n", path);
+            return 1;
+        }
+        fprintf(csv, "kind,law,delta,phi_deg,n,dsxx,dsyy,dszz,dsxy,dsxz,dsyz,K,err,irrxx,irryy,irrzz,irrxy,irrxz,irryz,"
+                     "err_irr,slip,contacts,A_med,A_p90,angle_med,angle_over30\n");
+    }
+    const double t0 = cpu_seconds();
+    grit_scene *s = prepare(&C);
+    const double t1 = cpu_seconds();
+    for (int i = 0; i < n_studies; i++) {
+        run_study(s, &C, &studies[i]);
+        if (csv) write_csv(csv, &studies[i], &C);
+        summary(&studies[i], &C);
+    }
+    fprintf(stderr, "CPU time %.1f s (preparation %.1f s; this process and its probe processes)\n",
+            cpu_seconds() - t0, t1 - t0);
+    const int fail = quick ? check(&studies[0], &C, s) : 0;
+    if (csv) fclose(csv);
+    for (int i = 0; i < n_studies; i++) free_study(&studies[i]);
+    grit_scene_destroy(s);
+    return fail;
+}

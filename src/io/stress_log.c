@@ -1,0 +1,67 @@
+/* grit: the stress and strain of a periodic cell over time, as CSV (one row
+ * per call), for grit.plot's stress kind and for the user's own analysis. */
+#include <stdlib.h>
+
+#include "core/scene_impl.h"
+#include "grit/cell.h"
+#include "grit/io.h"
+#include "grit/stress.h"
+#include "io/atomic_file.h"
+
+struct grit_stress_log {
+    grit_afile f;
+};
+
+grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path)
+{
+    if (!grit_is_periodic(s)) {
+        grit_fail(s, GRIT_ESTATE, "stress log '%s': the scene has no periodic cell (grit_cell_set)", path);
+        return NULL;
+    }
+    grit_stress_log *l = calloc(1, sizeof *l);
+    if (!l) {
+        grit_fail(s, GRIT_ENOMEM, "out of memory opening '%s'", path);
+        return NULL;
+    }
+    if (grit_afile_open(&l->f, path, ".partial", s->err, sizeof s->err)) {
+        free(l);
+        return NULL;
+    }
+    static const char *const xyz = "xyz";
+    fputs("step,time,volume,p,s_xx,s_yy,s_zz,s_yz,s_xz,s_xy", l->f.f);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) fprintf(l->f.f, ",%c_%c%c", m ? 'L' : 'F', xyz[i], xyz[j]);
+    fputc('\n', l->f.f);
+    return l;
+}
+
+int grit_stress_log_row(grit_stress_log *l, const grit_scene *s)
+{
+    double sig[3][3], F[3][3], L[3][3];
+    if (grit_stress(s, sig) || grit_cell_get_trsf(s, F) || grit_cell_get_grad_v(s, L)) return GRIT_ESTATE;
+    FILE *f = l->f.f;
+    fprintf(f, "%ld,%.17g,%.17g,%.17g", grit_step_count(s), grit_time(s), grit_cell_volume(s),
+            0.0 - (sig[0][0] + sig[1][1] + sig[2][2]) / 3); /* 0 - x: +0 when there is no stress */
+    fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", sig[0][0], sig[1][1], sig[2][2], sig[1][2], sig[0][2],
+            sig[0][1]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) fprintf(f, ",%.17g", F[i][j]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) fprintf(f, ",%.17g", L[i][j]);
+    fputc('\n', f);
+    if (ferror(f)) return grit_fail((grit_scene *)s, GRIT_EIO, "cannot write '%s'", l->f.tmp);
+    return GRIT_OK;
+}
+
+int grit_stress_log_close(grit_stress_log *l, grit_scene *s, bool commit)
+{
+    if (!l) return GRIT_OK;
+    int rc = GRIT_OK;
+    if (commit) {
+        if (grit_afile_commit(&l->f, s->err, sizeof s->err)) rc = GRIT_EIO;
+    } else
+        grit_afile_abort(&l->f);
+    free(l);
+    return rc;
+}
