@@ -14,6 +14,8 @@ OUTPUTS = {
     "law_test_idealelpl.py": ["law-idealelpl.csv", "law-idealelpl-dofs.png", "law-idealelpl-cone.png"],
     "law_test_linel6.py": ["law-linel6.csv", "law-linel6-dofs.png", "law-linel6-cone.png"],
     "law_test_kuhn.py": ["law-kuhn.csv", "law-kuhn-turn.png", "law-kuhn-dofs.png", "law-kuhn-cone.png"],
+    "hopper.py": ["hopper-energy.csv", "hopper-energy.png", "hopper-side.png", "hopper-vtk/particles.pvd",
+                  "hopper-vtk/shapes.pvd"],
     "periodic_shear.py": ["periodic-shear.csv", "periodic-shear.png"],
 }
 
