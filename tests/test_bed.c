@@ -97,10 +97,11 @@ static void bed_wall_reactions_equal_weight(void)
 
 /* Dynamics with friction, damping and impacts: the sum of all energy entries
  * stays at its initial value. Two tolerances, because two errors differ:
- * - overall 5e-3 of sum |E|: impacts last only 7-10 steps (half the p-wave
- *   step), and the friction bookkeeping is first order in dt while the
- *   normal force changes (docs/linear-model.md, section (b));
- *   measured 3.4e-3;
+ * - overall 7e-3 of sum |E|: impacts last only 7-10 steps (half the p-wave
+ *   step), and the book of Cundall's damping is first order in dt
+ *   (docs/linear-model.md, section (b)); measured 5.6e-3 with the default
+ *   trapezoidal friction book, 3.4e-3 with plast_book=return, whose own
+ *   first-order error has the other sign here;
  * - once the bed has settled, the sum holds to 1e-5 of sum |E| while the
  *   bed still creeps (grav and plast keep changing); measured 9e-7. */
 static void pile_energy_balance(void)
@@ -114,7 +115,7 @@ static void pile_energy_balance(void)
     }
     for (int e = 0; e < GRIT_E_COUNT; e++) sum_abs += fabs(grit_energy(b.s, e));
     printf("    max balance error %.3g\n", max_err);
-    CHECK(max_err < 5e-3);
+    CHECK(max_err < 7e-3);
     CHECK_ABS(grit_energy_total(b.s), total_settled, 1e-5 * sum_abs);
     /* every mechanism took part */
     const double grav = grit_energy(b.s, GRIT_E_GRAV);

@@ -64,6 +64,9 @@ typedef enum grit_status {
     X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
     X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
     X(flag, ini_eqlb, false, "-", 0, 1, 0, NULL, "IdealElPl: the gap at contact creation is the equilibrium distance") \
+    X(choice, plast_book, 0, "-", 0, 1, 0, "trapezoid|return", \
+      "IdealElPl's plastic dissipation of a slipping step: trapezoidal work minus the change of stored energy (the " \
+      "balance closes to second order) or the return map's fy (ft - fy) / kt (spec 5.4, Woo; first order)") \
     X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
       "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)") \
     X(flag, kuhn_fresh, true, "-", 0, 1, 0, NULL, "Kuhn: a new contact ignores the movement before its touch instant (R1)") \

@@ -165,7 +165,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d tanphi = {p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
     const v4d cn = {p[0]->cn, p[1]->cn, p[2]->cn, p[3]->cn};
     const v4d fy0 = P0[1], fz0 = P0[2];
-    const bool no_break = s->def.no_break, no_slip = s->def.no_slip;
+    const bool no_break = s->def.no_break, no_slip = s->def.no_slip, plast_return = s->def.plast_book == 1;
     const v4l broken = no_break ? (v4l){0, 0, 0, 0} : (uN > zero);
     const v4d fel = kn * uN;
     v4d fx = fel + cn * vel.x;
@@ -182,9 +182,15 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         if (v4_any(slip)) {
             const v4d ftn = v4_sqrt(ft2);
             const v4d ratio = v4_sel(ftn > zero, fmax / v4_sel(ftn > zero, ftn, v4_set1(1.0)), zero);
-            if (track) LE->plast += v4_sel(slip & (kt != zero) & ~broken, fmax * (ftn - fmax) / ktnz, zero);
+            if (track && plast_return)
+                LE->plast += v4_sel(slip & (kt != zero) & ~broken, fmax * (ftn - fmax) / ktnz, zero);
             fy = v4_sel(slip, fy * ratio, fy);
             fz = v4_sel(slip, fz * ratio, fz);
+            if (track && !plast_return) { /* as law_idealelpl: trapezoidal work minus the change of stored energy */
+                const v4d W = half * vdt * ((fy0 + fy) * vel.y + (fz0 + fz) * vel.z);
+                const v4d dU = half * ((fy * fy + fz * fz) - (fy0 * fy0 + fz0 * fz0)) / ktnz;
+                LE->plast += v4_sel(slip & frict & (kt != zero) & ~broken, W - dU, zero);
+            }
         }
         fy = v4_sel(frict, fy, zero);
         fz = v4_sel(frict, fz, zero);
@@ -194,7 +200,8 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
         LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
         LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
-        LE->broken += v4_sel(broken, kt_on * half * (fy0 * fy0 + fz0 * fz0) / ktnz, zero);
+        LE->broken += v4_sel(broken & (kt != zero),
+                             half * (fy0 * fy0 + fz0 * fz0) / ktnz + half * vdt * (fy0 * vel.y + fz0 * vel.z), zero);
     }
     (void)E;
 

@@ -3,13 +3,19 @@
  * normal dashpot (cn of a pair override).
  *
  * Decisions (docs/linear-model.md):
- * - plastic dissipation of a slipping step is fy (|Ft_trial| - fy) / kt,
- *   the work of the returned force on the slip (spec 5.4);
+ * - plastic dissipation of a slipping step (plast_book): by default the
+ *   trapezoidal work of the tangential force on the step's tangential
+ *   movement minus the change of the stored tangential energy, so that the
+ *   discrete balance closes to second order; `return` books the spec's
+ *   fy (|Ft_trial| - fy) / kt (5.4), exact for the continuous path at a
+ *   constant fy but first order in dt when the normal force changes
+ *   (docs/linear-model.md (b));
  * - with a dashpot the normal force kn uN + cn vel_x is clipped to no
  *   attraction (unless no_break), the Coulomb limit uses the clipped total,
  *   the stored elastic energy only the spring part, and the dashpot work is
  *   booked as `visc`;
- * - a broken contact books its last tangential elastic energy as `broken`
+ * - a broken contact books its last tangential elastic energy plus the
+ *   half step of work to the breaking instant, 1/2 dt f . vel, as `broken`
  *   (Woo books it only with no_slip), so that the balance closes; no normal
  *   term: 1/2 kn u^2 with u > 0 is not energy the contact ever held, and
  *   booking it made the balance of a bouncing sphere drift. */
@@ -31,7 +37,8 @@ static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_fri
     if (u > 0 && !L->no_break) {
         /* only the tangential spring's energy is lost: the normal one, for
          * u > 0, is not stored (Woo's 1/2 kn u^2 of noSlip is not booked) */
-        if (track && kt != 0) E->broken += 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt;
+        if (track && kt != 0)
+            E->broken += 0.5 * (sq(p->f.y) + sq(p->f.z)) / kt + 0.5 * L->dt * (p->f.y * g->vel.y + p->f.z * g->vel.z);
         return false;
     }
     double fel = kn * u;
@@ -49,10 +56,15 @@ static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_fri
         double ft2 = fy * fy + fz * fz;
         if (ft2 > fmax * fmax && !L->no_slip) {
             double ft = sqrt(ft2);
-            if (track && kt != 0) E->plast += fmax * (ft - fmax) / kt;
             double ratio = ft > 0 ? fmax / ft : 0.0;
             fy *= ratio;
             fz *= ratio;
+            if (track && kt != 0 && L->plast_return) E->plast += fmax * (ft - fmax) / kt;
+            else if (track && kt != 0) {
+                const double W = 0.5 * L->dt * ((p->f.y + fy) * g->vel.y + (p->f.z + fz) * g->vel.z);
+                const double dU = 0.5 * ((fy * fy + fz * fz) - (sq(p->f.y) + sq(p->f.z))) / kt;
+                E->plast += W - dU;
+            }
         }
     }
     p->f = v3(fx, fy, fz);

@@ -15,6 +15,7 @@
 typedef struct grit_law_ctx {
     double dt;
     bool no_slip, no_break, no_frict, ini_eqlb;
+    bool plast_return; /* plast_book=return: the spec's fy (ft - fy) / kt */
     double char_len;
     grit_kuhn_opt kuhn;
 } grit_law_ctx;
@@ -32,6 +33,7 @@ static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
                           .no_break = s->def.no_break,
                           .no_frict = s->def.no_frict,
                           .ini_eqlb = s->def.ini_eqlb,
+                          .plast_return = s->def.plast_book == 1,
                           .char_len = s->def.char_len,
                           .kuhn = {.fresh = s->def.kuhn_fresh,
                                    .onset = s->def.kuhn_onset,
