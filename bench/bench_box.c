@@ -276,7 +276,7 @@ int main(int argc, char **argv)
            "rss_loaded_kb=%ld rss_end_kb=%ld maxrss_kb=%ld bytes_per_particle_slot=%.0f particle_cap=%d "
            "bytes_per_contact_slot=%.0f contact_slots=%d contact_cap=%d pot_cap=%d mem_particles_kb=%.0f "
            "mem_contacts_kb=%.0f mem_potential_kb=%.0f\n",
-           phase, n, steps, d.dt, wall, cpu, ps / wall, ps / cpu, g.pp, g.pw, g.real, st.potential_pairs, g.ke,
+           phase, n, grit_step_count(s), grit_dt(s), wall, cpu, ps / wall, ps / cpu, g.pp, g.pw, g.real, st.potential_pairs, g.ke,
            g.zmax, st.rebuilds, st.sorts, st.verlet_dist, st.time_integrate, st.time_collide, st.time_contacts,
            rss0, rss1, rss2, rss_peak_kb(), M.per_particle, M.particle_cap, M.per_contact, s->c.n, M.contact_cap,
            M.pot_cap, M.particles / 1024, M.contacts / 1024, M.potential / 1024);

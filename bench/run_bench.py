@@ -228,6 +228,7 @@ def run_one(a, code, scene, phase, rep, shared):
         m = re.search(r'Loop time of ([\d.eE+-]+) on \d+ procs for (\d+) steps', txt)
         if m:
             rec['wall_s'] = float(m.group(1))
+            rec['steps_done'] = int(m.group(2))
         try:
             s0 = open(os.path.join(wd, 'stamp.cpu0')).read().split()
             s1 = open(os.path.join(wd, 'stamp.cpu1')).read().split()
@@ -243,6 +244,8 @@ def run_one(a, code, scene, phase, rep, shared):
             os.remove(os.path.join(wd, 'final.dump'))
         if os.path.exists(os.path.join(wd, 'in.data')):
             os.remove(os.path.join(wd, 'in.data'))
+    if code not in ('liggghts', 'lammps') and 'steps' in summ:
+        rec['steps_done'] = summ['steps']  # grit: grit_step_count; Yade: O.iter
     for k in ('wall_s', 'cpu_s'):
         if rec.get(k):
             rec['psps_' + k[:-2]] = meta['n'] * nsteps / rec[k]
@@ -318,14 +321,14 @@ def load_runs(work, campaigns):
 
 
 SUMMARY_COLS = ['machine', 'cpu', 'date', 'grit_commit', 'campaign', 'code', 'version', 'scene', 'phase', 'N', 'steps',
-                'dt_s', 'runs', 'cpu_s_best', 'cpu_s_median', 'cpu_s_worst', 'psps_cpu_best', 'psps_cpu_median',
+                'dt_s', 'runs', 'steps_done_ok', 'cpu_s_best', 'cpu_s_median', 'cpu_s_worst', 'psps_cpu_best', 'psps_cpu_median',
                 'wall_s_best', 'wall_s_median', 'psps_wall_best', 'psps_wall_median', 'grit_speedup_cpu_best',
                 'grit_speedup_cpu_median', 'maxrss_mib', 'rss_bytes_per_particle', 'contacts_pp_code',
                 'contacts_pp_geom', 'contacts_pw_geom', 'coordination_pp', 'ke_end_J', 'ke_over_pe_released',
                 'rebuilds', 'others_busy_cores_median', 'grit_contact_ns_per_contact', 'grit_integrate_ns_per_particle',
                 'grit_collide_us_per_particle_rebuild', 'grit_share_contacts', 'grit_share_integrate',
                 'grit_share_collide']
-RUN_COLS = ['machine', 'campaign', 'date', 'code', 'scene', 'phase', 'rep', 'N', 'steps', 'cpu_s', 'wall_s',
+RUN_COLS = ['machine', 'campaign', 'date', 'code', 'scene', 'phase', 'rep', 'N', 'steps', 'steps_done', 'cpu_s', 'wall_s',
             'psps_cpu', 'psps_wall', 'maxrss_kb', 'contacts_pp', 'geom_contacts_pp', 'geom_contacts_pw', 'ke_J',
             'rebuilds', 'others_busy_cores', 't_integrate_s', 't_collide_s', 't_contacts_s']
 
@@ -349,7 +352,7 @@ def summarize(recs, machine, commit_override=None):
             mi['cpu_model'], mi['cpu_family'], mi['cpu_model_id'], mi['ncpu'], ', AVX-512' if mi['avx512'] else ''),
             'date': min(r['date'] for r in g)[:10], 'grit_commit': ver['grit'], 'campaign': camp, 'code': code,
             'version': ver.get('grit' if code in GRIT_VARIANTS else code, ''), 'scene': scene, 'phase': phase, 'N': n, 'steps': steps, 'dt_s': g[0]['dt'],
-            'runs': len(g), 'cpu_s_best': cpus[0], 'cpu_s_median': statistics.median(cpus), 'cpu_s_worst': cpus[-1],
+            'runs': len(g), 'steps_done_ok': all(r.get('steps_done') == steps for r in g), 'cpu_s_best': cpus[0], 'cpu_s_median': statistics.median(cpus), 'cpu_s_worst': cpus[-1],
             'psps_cpu_best': n * steps / cpus[0], 'psps_cpu_median': n * steps / statistics.median(cpus),
             'wall_s_best': walls[0] if walls else '', 'wall_s_median': statistics.median(walls) if walls else '',
             'psps_wall_best': n * steps / walls[0] if walls else '',
