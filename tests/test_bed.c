@@ -97,11 +97,10 @@ static void bed_wall_reactions_equal_weight(void)
 
 /* Dynamics with friction, damping and impacts: the sum of all energy entries
  * stays at its initial value. Two tolerances, because two errors differ:
- * - overall 7e-3 of sum |E|: impacts last only 7-10 steps (half the p-wave
- *   step), and the book of Cundall's damping is first order in dt
- *   (docs/linear-model.md, section (b)); measured 5.6e-3 with the default
- *   trapezoidal friction book, 3.4e-3 with plast_book=return, whose own
- *   first-order error has the other sign here;
+ * - overall 6e-3 of sum |E|: impacts last only 7-10 steps (half the p-wave
+ *   step), where the second-order books of friction and damping
+ *   (docs/linear-model.md, section (b)) are still far from their limit;
+ *   measured 4.5e-3;
  * - once the bed has settled, the sum holds to 1e-5 of sum |E| while the
  *   bed still creeps (grav and plast keep changing); measured 9e-7. */
 static void pile_energy_balance(void)
@@ -115,7 +114,7 @@ static void pile_energy_balance(void)
     }
     for (int e = 0; e < GRIT_E_COUNT; e++) sum_abs += fabs(grit_energy(b.s, e));
     printf("    max balance error %.3g\n", max_err);
-    CHECK(max_err < 7e-3);
+    CHECK(max_err < 6e-3);
     CHECK_ABS(grit_energy_total(b.s), total_settled, 1e-5 * sum_abs);
     /* every mechanism took part */
     const double grav = grit_energy(b.s, GRIT_E_GRAV);

@@ -150,10 +150,6 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     const grit_vec3 vf = periodic ? cell_fluct(s->cell, vw.v, b->pr[i].pos, dt) : vw.v;
     const grit_vec3 wf = periodic ? v3_sub(vw.w, s->cell->spin_prev) : vw.w;
     if (energy) {
-        if (dmp)
-            S->edamp += d * dt *
-                        (fabs(vf.x * ft.f.x) + fabs(vf.y * ft.f.y) + fabs(vf.z * ft.f.z) +
-                         fabs(wf.x * ft.t.x) + fabs(wf.y * ft.t.y) + fabs(wf.z * ft.t.z));
         if (has_g && !(fl & PF_NO_GRAVITY)) {
             double p = 0;
             if (!(blocked & GRIT_BLOCK_X)) p += g.x * vf.x;
@@ -169,9 +165,18 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         a = v3((blocked & GRIT_BLOCK_X) ? 0 : ft.f.x * im, (blocked & GRIT_BLOCK_Y) ? 0 : ft.f.y * im,
                (blocked & GRIT_BLOCK_Z) ? 0 : ft.f.z * im);
         if (dmp) {
+            const grit_vec3 au = a;
             a.x = damp(a.x, ft.f.x, vf.x + 0.5 * dt * a.x, d);
             a.y = damp(a.y, ft.f.y, vf.y + 0.5 * dt * a.y, d);
             a.z = damp(a.z, ft.f.z, vf.z + 0.5 * dt * a.z, d);
+            /* the damping force m (a - au) times the on-step velocity, the
+             * one the kinetic energy below is taken with: the balance then
+             * closes to second order (with the mid-step velocity of the
+             * previous step it was first order) */
+            if (energy)
+                S->edamp -= dt * mi.m *
+                            ((a.x - au.x) * (vf.x + 0.5 * dt * a.x) + (a.y - au.y) * (vf.y + 0.5 * dt * a.y) +
+                             (a.z - au.z) * (vf.z + 0.5 * dt * a.z));
         }
         if (!asph) {
             const grit_vec3 I = mi.inertia;
@@ -181,11 +186,18 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
             else /* isotropic */
                 al = v3_scale(ft.t, 1.0 / I.x);
             if (dmp) {
+                const grit_vec3 alu = al;
                 al.x = damp(al.x, ft.t.x, wf.x + 0.5 * dt * al.x, d);
                 al.y = damp(al.y, ft.t.y, wf.y + 0.5 * dt * al.y, d);
                 al.z = damp(al.z, ft.t.z, wf.z + 0.5 * dt * al.z, d);
+                const grit_vec3 Iu = general ? I : v3(I.x, I.x, I.x); /* as al was computed */
+                if (energy && isfinite(I.x) && isfinite(I.y) && isfinite(I.z))
+                    S->edamp -= dt * (Iu.x * (al.x - alu.x) * (wf.x + 0.5 * dt * al.x) +
+                                      Iu.y * (al.y - alu.y) * (wf.y + 0.5 * dt * al.y) +
+                                      Iu.z * (al.z - alu.z) * (wf.z + 0.5 * dt * al.z));
             }
-        }
+        } else if (dmp && energy) /* aspherical: damped in aspherical_torque; booked with the mid-step w */
+            S->edamp += d * dt * (fabs(wf.x * ft.t.x) + fabs(wf.y * ft.t.y) + fabs(wf.z * ft.t.z));
     }
     if (energy) {
         grit_vec3 vt = v3_madd(vf, 0.5 * dt, a);
