@@ -28,6 +28,7 @@
 #include "cg2/sphere_sphere.h"
 #include "contact/contact_block.h"
 #include "contact/simd.h"
+#include "contact/ss_geom_simd.h"
 #include "law2/kuhn.h"
 
 /* how many contacts ahead the particle records are prefetched */
@@ -171,40 +172,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     /* the frame update uses v_B + 0, the law v_B: equal unless -0 */
     geo &= not_negzero(vb.x) & not_negzero(vb.y) & not_negzero(vb.z);
 
-    /* geometry: Cg2_Sphere_Sphere */
-    const v4vec d = vv_sub(xb, xa);
-    const v4d dist = v4_sqrt(vv_dot(d, d));
-    geo &= dist > zero;
-    const v4vec n = vv_scale(d, 1.0 / dist);
-    const v4d uN = dist - (ra + rb);
-    const v4vec c = vv_madd(xa, ra + half * uN, n);
-
-    /* frame update (l6geom_update) */
-    const v4vec r = vv_cross(nprev, n);
-    v4vec nbar = vv_scale(vv_add(nprev, n), half);
-    const v4d nb = v4_sqrt(vv_dot(nbar, nbar));
-    geo &= nb != zero;
-    nbar = vv_scale(nbar, 1.0 / nb);
-    const v4vec tau = vv_scale(nbar, half * vdt * vv_dot(nbar, vv_add(wa, wb)));
-    const v4vec rho = vv_add(r, tau);
-    const v4vec xm = nbar;
-    const v4vec ym = vv_madd(yprev, -half, vv_cross(yprev, rho));
-    const v4vec zm = vv_cross(xm, ym);
-    v4vec ex = n;
-    v4vec ey = vv_sub(yprev, vv_cross(ym, rho));
-    if (s->def.trsf_renorm > 0 && s->step % s->def.trsf_renorm == 0) {
-        ex = vv_scale(ex, 1.0 / v4_sqrt(vv_dot(ex, ex)));
-        ey = vv_madd(ey, -vv_dot(ex, ey), ex);
-        ey = vv_scale(ey, 1.0 / v4_sqrt(vv_dot(ey, ey)));
-    }
-    const v4vec cm = vv_scale(vv_add(cprev, c), half);
-    const v4vec x1m = vv_madd(xa, -half * vdt, va);
-    const v4vec x2m = vv_madd(xb, -half * vdt, vb);
-    const v4vec b1 = vv_sub(cm, x1m), b2 = vv_sub(cm, x2m);
-    const v4vec vrel = vv_sub(vv_add(vb, vv_cross(wb, b2)), vv_add(va, vv_cross(wa, b1)));
-    const v4vec dw = vv_sub(wb, wa);
-    const v4vec vel = {vv_dot(xm, vrel), vv_dot(ym, vrel), vv_dot(zm, vrel)};
-    const v4vec angvel = {vv_dot(xm, dw), vv_dot(ym, dw), vv_dot(zm, dw)};
+    /* geometry and frame update: Cg2_Sphere_Sphere, l6geom_update */
+    const ss4_geom G = ss4_geom_update(s, xa, ra, va, wa, xb, rb, vb, wb, nprev, yprev, cprev);
+    geo &= (G.dist > zero) & (G.nb != zero);
+    const v4d uN = G.uN;
+    const v4vec c = G.c, ex = G.ex, ey = G.ey;
+    const v4vec vrel = G.vrel, vel = G.vel, angvel = G.angvel;
 
     /* the law's inputs (grit_kuhn_inputs, a contact with history) */
     const void *pp4[4] = {p[0], p[1], p[2], p[3]};
