@@ -50,6 +50,26 @@ static void good_file(void)
     grit_scene_destroy(s);
 }
 
+/* Lines starting with '#' (after blanks) are comments anywhere: before
+ * the header (grit_packing_save writes how the file was made there) and
+ * between rows; a '#' elsewhere is still an error. */
+static void comments(void)
+{
+    int m;
+    grit_scene *s = mk(&m);
+    const char *p = put("comments.csv", "# grit packing: 2 spheres\n  # cell: 1 0 0 0 1 0 0 0 1\nx,y,z,r\n"
+                                        "1,2,3,0.5\n# between rows\n\t#\n4,5,6,0.25\n");
+    int first = -1, count = -1;
+    CHECK(grit_io_load_spheres_csv(s, p, m, &first, &count) == GRIT_OK);
+    CHECK(first == 0 && count == 2);
+    grit_vec3 x;
+    double r;
+    grit_get_pos(s, 1, &x);
+    grit_get_radius(s, 1, &r);
+    CHECK(x.x == 4 && x.y == 5 && x.z == 6 && r == 0.25);
+    grit_scene_destroy(s);
+}
+
 static void round_trip(void)
 {
     int m;
@@ -124,6 +144,8 @@ static void bad_files(void)
     expect_error("empty.csv", "", "empty", NULL);
     expect_error("blank.csv", "\n  \n", "empty", NULL);
     expect_error("onlyheader.csv", "x,y,z,r\n", "no spheres", NULL);
+    expect_error("onlycomments.csv", "# nothing\n#\n", "empty", NULL);
+    expect_error("midhash.csv", "x,y,z,r\n0,0,0,1 # one\n", ":2: field 'r' (column 4)", "'1 # one'");
     char missing[512];
     snprintf(missing, sizeof missing, "%s/does-not-exist.csv", dir);
     expect_error(missing, NULL, "cannot open", "No such file");
@@ -159,6 +181,7 @@ int main(void)
         return 2;
     }
     RUN(good_file);
+    RUN(comments);
     RUN(round_trip);
     RUN(bad_files);
     RUN(bad_material);

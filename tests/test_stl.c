@@ -224,6 +224,32 @@ static void malformed_files(void)
     grit_scene_destroy(s);
 }
 
+/* grit_stl_read: the triangles without a scene, degenerate ones kept and
+ * counted, placed like grit_load_stl's; errors in the caller's buffer. */
+static void read_without_scene(void)
+{
+    write_text("a.stl", cube_side);
+    grit_stl_mesh m = {0};
+    char err[512] = "";
+    CHECK(grit_stl_read(path_of("a.stl"), 1e-3, su_rot(v3(0, 0, 1), M_PI / 2), v3(5, 6, 7), &m, err, sizeof err) ==
+          GRIT_OK);
+    CHECK(m.n == 4 && m.n_degenerate == 1 && m.binary == 0 && strcmp(m.name, "side") == 0);
+    CHECK_VEC(m.tri[0][1], 5, 6.001, 7, 1e-15);
+    CHECK_VEC(m.tri[3][0], 5, 6.001, 7, 1e-15);
+    grit_stl_mesh_free(&m);
+    CHECK(m.tri == NULL && m.n == 0);
+    write_text("bad_number.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 zero\n");
+    grit_stl_mesh keep = {.n = 42};
+    CHECK(grit_stl_read(path_of("bad_number.stl"), 1, q_identity(), v3(0, 0, 0), &keep, err, sizeof err) ==
+          GRIT_EFORMAT);
+    CHECK(strstr(err, "bad_number.stl:5: vertex z coordinate 'zero' is not a number") != NULL);
+    CHECK(keep.n == 42);
+    CHECK(grit_stl_read(path_of("a.stl"), -1, q_identity(), v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
+    CHECK(strstr(err, "scale = -1") != NULL);
+    CHECK(grit_stl_read(path_of("missing.stl"), 1, q_identity(), v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EIO);
+    CHECK(strstr(err, "missing.stl: cannot open STL file") != NULL);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/grit_test_stl_%d", (int)getpid());
@@ -234,6 +260,7 @@ int main(void)
     RUN(transform);
     RUN(binary_file);
     RUN(malformed_files);
+    RUN(read_without_scene);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 2;
     TEST_MAIN_END();

@@ -15,7 +15,8 @@
 
 /* ---- input ---------------------------------------------------------------- */
 /* Add one sphere of `material` per row of a CSV file with the header line
- * `x,y,z,r` (m; blank lines are skipped, CR-LF accepted). The whole file is
+ * `x,y,z,r` (m; blank lines and lines starting with `#` are skipped, CR-LF
+ * accepted). The whole file is
  * validated first: on any error (missing or empty file, wrong header or
  * column count, a field that is not a number, a NaN or infinite coordinate,
  * a radius that is not positive and finite) nothing is added. On success

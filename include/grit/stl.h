@@ -34,4 +34,21 @@ typedef struct grit_stl_info {
  * error nothing is added. `info` may be NULL. */
 int grit_load_stl(grit_scene *s, const char *path, const grit_stl_def *def, grit_stl_info *info);
 
+/* The triangles of an STL file without a scene (e.g. to test points against
+ * a closed solid, include/grit/pack.h). Each vertex p becomes shift +
+ * R(ori) (scale p); every triangle is kept, degenerate ones counted. */
+typedef struct grit_stl_mesh {
+    int n;               /* triangles */
+    grit_vec3 (*tri)[3]; /* their vertices, placed */
+    int n_degenerate;    /* zero-area triangles among them */
+    int binary;          /* 1: binary STL, 0: ASCII */
+    char name[81];
+} grit_stl_mesh;
+
+/* Returns GRIT_OK or a negative grit_status with the message of
+ * grit_load_stl in err; on error *mesh is untouched. */
+int grit_stl_read(const char *path, double scale, grit_quat ori, grit_vec3 shift, grit_stl_mesh *mesh, char *err,
+                  size_t errlen);
+void grit_stl_mesh_free(grit_stl_mesh *mesh);
+
 #endif

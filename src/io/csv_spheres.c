@@ -1,4 +1,5 @@
-/* grit: spheres from and to CSV files `x,y,z,r`.
+/* grit: spheres from and to CSV files `x,y,z,r`; lines starting with `#`
+ * are comments.
  *
  * The loader reads and checks the whole file before it adds anything, so a
  * bad row anywhere leaves the scene as it was. */
@@ -92,7 +93,8 @@ static int read_all(reader *r, FILE *fp, double **rows, int *n_rows)
     double *v = NULL;
     while (getline(&line, &cap_line, fp) >= 0) {
         r->line++;
-        if (*trim(line) == '\0') continue;
+        const char *t = trim(line);
+        if (*t == '\0' || *t == '#') continue; /* comments: how the file was made (grit_packing_save) */
         if (!header) {
             if ((rc = check_header(r, line))) break;
             header = true;
