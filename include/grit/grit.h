@@ -14,6 +14,7 @@
 #include "grit/kuhn.h"
 #include "grit/stl.h"
 #include "grit/cell.h"
+#include "grit/pack.h"
 #include "grit/stress.h"
 
 #endif

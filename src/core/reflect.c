@@ -6,6 +6,7 @@
 
 #include "grit/arrays.h"
 #include "grit/io.h"
+#include "grit/pack.h"
 #include "grit/scene.h"
 #include "grit/shapes.h"
 #include "grit/stl.h"
@@ -24,6 +25,8 @@ FILLER(grit_scene_def, grit_default_scene_def)
 FILLER(grit_frictmat_def, grit_default_frictmat_def)
 FILLER(grit_pair_def, grit_default_pair_def)
 FILLER(grit_tester_def, grit_default_tester_def)
+FILLER(grit_pack_def, grit_default_pack_def)
+FILLER(grit_clip_def, grit_default_clip_def)
 #define GROUP(table, type) {&table, sizeof(type), fill_##type},
 
 static const group groups[] = {
@@ -31,6 +34,8 @@ static const group groups[] = {
     GROUP(grit_frictmat_param_table, grit_frictmat_def)
     GROUP(grit_pair_param_table, grit_pair_def)
     GROUP(grit_tester_param_table, grit_tester_def)
+    GROUP(grit_pack_param_table, grit_pack_def)
+    GROUP(grit_clip_param_table, grit_clip_def)
 };
 enum { N_GROUPS = (int)(sizeof groups / sizeof groups[0]) };
 
@@ -94,6 +99,8 @@ static const constant constants[] = {
     K(GRIT_TQ_FERR_REL) K(GRIT_TQ_FERR_ABS) K(GRIT_TQ_STEP) K(GRIT_TQ_TIME) K(GRIT_TQ_BOUNCES) K(GRIT_TQ_ENERGY)
     K(GRIT_OP_LT) K(GRIT_OP_LE) K(GRIT_OP_GT) K(GRIT_OP_GE)
     K(GRIT_VTK_BINARY) K(GRIT_VTK_ASCII)
+    K(GRIT_PACK_PRESSURE) K(GRIT_PACK_SOLID_FRACTION) K(GRIT_PACK_COMPRESS) K(GRIT_PACK_RELAX) K(GRIT_PACK_DONE)
+    K(GRIT_CLIP_NONE) K(GRIT_CLIP_CUBOID) K(GRIT_CLIP_CYLINDER) K(GRIT_CLIP_HYPERBOLOID) K(GRIT_CLIP_STL)
 };
 enum { N_CONSTANTS = (int)(sizeof constants / sizeof constants[0]) };
 
@@ -114,7 +121,8 @@ static const sized sizes[] = {
     S(grit_infcylinder_def) S(grit_capsule_def) S(grit_ellipsoid_def) S(grit_rod_def)
     S(grit_tester_state) S(grit_tester_cond) S(grit_tester_stage)
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
-    S(grit_stl_def) S(grit_stl_info)
+    S(grit_stl_def) S(grit_stl_info) S(grit_stl_mesh)
+    S(grit_pack_state) S(grit_pack_opts) S(grit_packing) S(grit_psd)
 };
 
 size_t grit_reflect_sizeof(const char *type)
