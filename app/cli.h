@@ -70,6 +70,14 @@ typedef struct preproc {
      * file), whose own parameters are kept; the scene group is then not
      * offered on the command line. NULL for the scene generators. */
     grit_scene *(*load)(job *j, char *err, size_t len);
+    /* Instead of a scene stepped by `grit run`: a preprocessor that makes
+     * its output itself (grit run pack). Its job offers neither the scene
+     * parameters nor the run controls, only its own groups and out=, save=.
+     * `check` validates everything before the output folder exists; `make`
+     * writes into dir (OUT.partial) and prints its summary; it returns 0,
+     * 1 when interrupted (run_interrupted()), or -1 with one line in err. */
+    int (*check)(job *j, char *err, size_t len);
+    int (*make)(job *j, const char *dir, char *err, size_t len);
 } preproc;
 
 struct job {
@@ -111,6 +119,8 @@ void job_help(const job *j);
 void job_print_params(const job *j, FILE *f);
 
 int cmd_run(int argc, char **argv);
+/* Ctrl-C or SIGTERM arrived since `grit run` started stepping. */
+bool run_interrupted(void);
 int cmd_plot(int argc, char **argv);
 
 /* exit codes */

@@ -57,10 +57,15 @@ int job_init(job *j, const preproc *p)
                            "also save the final scene to this restart file (OUT/restart.grit is always written)",
                            NULL};
     p->init(j);
-    job_add_group(j, "run", &run_param_table, &j->run);
-    job_add_text(j, "run", &j->out);
-    job_add_text(j, "run", &j->save);
-    if (!p->load) job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+    if (p->make) { /* it makes its own output: no scene to step */
+        job_add_text(j, j->n_groups ? j->groups[j->n_groups - 1].title : "output", &j->out);
+        job_add_text(j, j->n_groups ? j->groups[j->n_groups - 1].title : "output", &j->save);
+    } else {
+        job_add_group(j, "run", &run_param_table, &j->run);
+        job_add_text(j, "run", &j->out);
+        job_add_text(j, "run", &j->save);
+    }
+    if (!p->load && !p->make) job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
     /* one key, one meaning: a name declared in two groups is a bug here */
     int n;
     const char *const *names = all_names(j, &n);
@@ -96,6 +101,17 @@ static void unknown_key(const job *j, const char *key)
     if (j->pre->load && grit_param_find(&grit_scene_param_table, key)) {
         cli_error("'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", key,
                   j->pre->name);
+        return;
+    }
+    if (j->pre->make && grit_param_find(&grit_scene_param_table, key)) {
+        cli_error("'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
+                  key, j->pre->name, j->pre->name);
+        return;
+    }
+    if (j->pre->make && grit_param_find(&run_param_table, key)) {
+        cli_error("'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
+                  "'grit help run %s' lists its keys",
+                  key, j->pre->name, j->pre->name);
         return;
     }
     int n, best = 99;
@@ -222,8 +238,8 @@ void job_help(const job *j)
 
 void job_print_params(const job *j, FILE *f)
 {
-    for (int t = 0; t < j->n_texts; t++)
-        fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "");
+    for (int t = 0; t < j->n_texts; t++) /* a text not given is left out: "key=" would not parse */
+        if (j->texts[t]->value) fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value);
     for (int g = 0; g < j->n_groups; g++) {
         const param_group *G = &j->groups[g];
         for (int i = 0; i < G->table->count; i++) {

@@ -10,9 +10,9 @@
 
 #include "cli.h"
 
-extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart;
-const preproc *const preprocs[] = {&preproc_deposit, &preproc_box,      &preproc_hopper,
-                                   &preproc_periodic, &preproc_restart, NULL};
+extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack;
+const preproc *const preprocs[] = {&preproc_deposit, &preproc_box,     &preproc_hopper, &preproc_periodic,
+                                   &preproc_restart, &preproc_pack, NULL};
 
 const preproc *preproc_find(const char *name)
 {

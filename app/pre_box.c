@@ -98,4 +98,6 @@ const preproc preproc_box = {
     init,
     build,
     NULL,
+    NULL,
+    NULL,
 };

@@ -119,4 +119,6 @@ const preproc preproc_deposit = {
     init,
     build,
     NULL,
+    NULL,
+    NULL,
 };

@@ -222,4 +222,6 @@ const preproc preproc_hopper = {
     init,
     build,
     NULL,
+    NULL,
+    NULL,
 };

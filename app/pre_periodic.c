@@ -166,4 +166,6 @@ const preproc preproc_periodic = {
     init,
     build,
     NULL,
+    NULL,
+    NULL,
 };

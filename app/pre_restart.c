@@ -41,4 +41,6 @@ const preproc preproc_restart = {
     init,
     build,
     load,
+    NULL,
+    NULL,
 };

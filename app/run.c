@@ -4,6 +4,7 @@
  * Everything that can be wrong with the input is found before the output
  * folder is created: parameters, the preprocessor's scene (files it reads),
  * the time step against the critical one, the output folder itself. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,15 @@
 
 static volatile sig_atomic_t interrupted = 0;
 static void on_signal(int sig) { interrupted = sig; }
+bool run_interrupted(void) { return interrupted != 0; }
+
+static void catch_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static long lmin(long a, long b) { return a < b ? a : b; }
 
@@ -214,6 +224,68 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
     return 0;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "  output        OUT/ (a, b, c)": the files the run left there. */
+static void list_output(const char *out)
+{
+    DIR *d = opendir(out);
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) && n < 256;)
+        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+    if (d) closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    printf("  output        %s/ (", out);
+    for (int i = 0; i < n; i++) {
+        printf("%s%s", i ? ", " : "", names[i] ? names[i] : "?");
+        free(names[i]);
+    }
+    printf(")\n");
+}
+
+/* A preprocessor that makes its own output (preproc.make). */
+static int run_make(job *j, int argc, char **argv)
+{
+    char err[8400];
+    if (j->pre->check(j, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_BAD_INPUT;
+    }
+    char partial[4200];
+    const char *out = j->out.value;
+    if (outdir_begin(out, partial, sizeof partial, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_BAD_INPUT;
+    }
+    output o = {.out = out};
+    snprintf(o.partial, sizeof o.partial, "%s", partial);
+    if (write_record(j, &o, argc, argv, err, sizeof err)) {
+        cli_error("%s", err);
+        outdir_discard(partial);
+        return EXIT_RUN_FAILED;
+    }
+    catch_signals();
+    err[0] = '\0';
+    const int rc = j->pre->make(j, partial, err, sizeof err);
+    if (rc > 0) {
+        if (isatty(STDOUT_FILENO)) putchar('\n');
+        cli_error("interrupted %s; the incomplete output is in '%s'", err, partial);
+        return EXIT_INTERRUPTED;
+    }
+    if (rc < 0) {
+        if (isatty(STDOUT_FILENO)) putchar('\n');
+        cli_error("%s (the incomplete output is in '%s')", err, partial);
+        return EXIT_RUN_FAILED;
+    }
+    if (outdir_commit(out, partial, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_RUN_FAILED;
+    }
+    list_output(out);
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     if (argc < 1) {
@@ -233,6 +305,7 @@ int cmd_run(int argc, char **argv)
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
+    if (p->make) return run_make(&j, argc, argv);
     output o = {.out = j.out.value, .checkpoint = j.run.checkpoint};
 
     long steps;
@@ -284,10 +357,7 @@ int cmd_run(int argc, char **argv)
     printf("grit run %s: %d particles, %ld steps of dt = %.6g s (%.6g s), output in %s/\n", p->name,
            grit_particle_count(s), steps, grit_dt(s), steps * grit_dt(s), o.out);
     fflush(stdout);
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    catch_signals();
     snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
     const double t0 = now();
     o.last_checkpoint = t0;

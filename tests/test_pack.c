@@ -207,6 +207,13 @@ static void monitor_and_cap(void)
     CHECK(grit_pack_dense(&d, NULL, &keep, err, sizeof err) == GRIT_ESTATE);
     CHECK(strstr(err, "max_steps = 300 reached while compressing: pressure") && strstr(err, "raise max_steps"));
     CHECK(keep.n == -7);
+    /* the scene of a failed compaction is handed over in its last state */
+    grit_pack_opts ko = grit_default_pack_opts();
+    grit_scene *failed = NULL;
+    ko.keep_scene = &failed;
+    CHECK(grit_pack_dense(&d, &ko, &keep, err, sizeof err) == GRIT_ESTATE);
+    CHECK(failed && grit_step_count(failed) == 300 && keep.n == -7);
+    grit_scene_destroy(failed);
     /* a monitor that never stops is called every `every` steps and at the end;
      * the scene can be kept */
     d = small_def(60);
@@ -236,10 +243,15 @@ static void expect_refused(grit_pack_def d, const grit_pack_opts *o, int code, c
         fprintf(stderr, "  [%s] message '%s' lacks '%s'\n", test_current, err, want);
         test_failures++;
     }
+    /* grit_pack_check refuses it alike, before any work */
+    char again[sizeof err];
+    CHECK(grit_pack_check(&d, o ? o->psd : NULL, again, sizeof again) == code && strcmp(again, err) == 0);
 }
 
 static void bad_parameters(void)
 {
+    const grit_pack_def ok = small_def(60);
+    CHECK(grit_pack_check(&ok, NULL, err, sizeof err) == GRIT_OK);
     grit_pack_def d = small_def(60);
     d.radius = -1;
     expect_refused(d, NULL, GRIT_EINVAL, "parameter 'radius' = -1 is out of range");

@@ -93,7 +93,8 @@ typedef struct grit_pack_state {
     double unbalanced;     /* mean |net force| of a sphere / mean |contact force| (0 without contacts) */
     double strain_rate;    /* the cell's linear strain rate now (1/s; negative: compressing) */
     int contacts;          /* real contacts */
-    const grit_scene *scene; /* the periodic scene being compacted (for output; do not keep it) */
+    grit_scene *scene;     /* the periodic scene being compacted: read it, write output from it; do not
+                              step or change it, nor keep it */
 } grit_pack_state;
 
 /* Called every `every` steps of the compaction (and once at the end, with
@@ -106,7 +107,9 @@ typedef struct grit_pack_opts {
     grit_pack_monitor_fn monitor; /* NULL: none */
     void *monitor_data;
     long monitor_every;         /* steps between calls (<= 0: 1000) */
-    grit_scene **keep_scene;    /* not NULL: receives the compacted periodic scene (the caller destroys it) */
+    grit_scene **keep_scene;    /* not NULL: receives the compacted periodic scene, also the last state of a
+                                   compaction that failed (NULL if it failed before the scene existed); the
+                                   caller destroys it */
 } grit_pack_opts;
 grit_pack_opts grit_default_pack_opts(void);
 
@@ -129,6 +132,11 @@ typedef struct grit_packing {
     long steps;            /* time steps of the compaction (0 if unknown) */
     char *info;
 } grit_packing;
+
+/* Check a definition (and psd, may be NULL) as grit_pack_dense does before
+ * it starts: ranges, the parameters' relations, whether the cell is large
+ * enough for the radii. */
+int grit_pack_check(const grit_pack_def *def, const grit_psd *psd, char *err, size_t errlen);
 
 /* Make a periodic packing. `opts` may be NULL (defaults). On success *out
  * holds the packing (free it with grit_packing_free). Fails with GRIT_EINVAL

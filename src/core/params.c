@@ -14,6 +14,14 @@ const grit_param_info *grit_param_find(const grit_param_table *t, const char *na
     return NULL;
 }
 
+/* A bound as written in its declaration: 0.9, not 0.90000000000000002;
+ * 15 digits still write 1e7 as 10000000. */
+static void shortest(double x, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", x);
+    if (strtod(buf, NULL) != x) snprintf(buf, len, "%.17g", x);
+}
+
 void grit_param_range_text(const grit_param_info *p, char *buf, size_t len)
 {
     if (p->type == GRIT_PT_choice) {
@@ -24,11 +32,11 @@ void grit_param_range_text(const grit_param_info *p, char *buf, size_t len)
         snprintf(buf, len, "true/false or 1/0");
         return;
     }
-    char lo[40], hi[40];
+    char lo[40], hi[40], x[32];
     if (isinf(p->min)) snprintf(lo, sizeof lo, "(-inf");
-    else snprintf(lo, sizeof lo, "%s%.17g", (p->flags & GRIT_P_MIN_EXCL) ? "(" : "[", p->min);
+    else shortest(p->min, x, sizeof x), snprintf(lo, sizeof lo, "%s%s", (p->flags & GRIT_P_MIN_EXCL) ? "(" : "[", x);
     if (isinf(p->max)) snprintf(hi, sizeof hi, "inf)");
-    else snprintf(hi, sizeof hi, "%.17g%s", p->max, (p->flags & GRIT_P_MAX_EXCL) ? ")" : "]");
+    else shortest(p->max, x, sizeof x), snprintf(hi, sizeof hi, "%s%s", x, (p->flags & GRIT_P_MAX_EXCL) ? ")" : "]");
     snprintf(buf, len, "%s, %s%s", lo, hi, (p->flags & GRIT_P_NAN_OK) ? " or nan" : "");
 }
 

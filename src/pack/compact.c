@@ -125,6 +125,40 @@ static int check_def(const grit_pack_def *def, const grit_psd *psd, char *err, s
     return GRIT_OK;
 }
 
+/* The cell must stay wider than two of the largest boxes (a periodic
+ * cell's rule), also at the end: the densest it may get is about 0.74 (or
+ * the target). *vs: the spheres' volume. */
+static int check_radii(const grit_pack_def *def, const double *r, double *vs, char *err, size_t errlen)
+{
+    double v = 0, rmax = 0;
+    for (int i = 0; i < def->n; i++) {
+        v += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
+        rmax = fmax(rmax, r[i]);
+    }
+    const double phi_end = def->target == GRIT_PACK_SOLID_FRACTION ? fmax(def->solid_fraction, 0.74) : 0.74;
+    const double edge_end = cbrt(v / phi_end), need = 2 * 2 * rmax * 1.3;
+    if (edge_end <= need)
+        return pack_fail(err, errlen, GRIT_EINVAL,
+                         "parameter 'n' = %d is too small for these radii: the compacted cell (edge about %.3g m) "
+                         "must be wider than 2.6 largest diameters (%.3g m); use n >= %.0f",
+                         def->n, edge_end, need, ceil(def->n * pow(need / edge_end, 3)));
+    *vs = v;
+    return GRIT_OK;
+}
+
+int grit_pack_check(const grit_pack_def *def, const grit_psd *psd, char *err, size_t errlen)
+{
+    int rc = check_def(def, psd, err, errlen);
+    if (rc) return rc;
+    double *r = malloc(sizeof *r * (size_t)def->n), vs;
+    int *counts = psd ? calloc((size_t)psd->n, sizeof *counts) : NULL;
+    if (!r || (psd && !counts)) rc = pack_fail(err, errlen, GRIT_ENOMEM, "pack: out of memory for %d spheres", def->n);
+    if (!rc) rc = pack_radii(def, psd, r, counts, err, errlen);
+    if (!rc) rc = check_radii(def, r, &vs, err, errlen);
+    free(r), free(counts);
+    return rc;
+}
+
 typedef struct run {
     const grit_pack_def *def;
     const grit_pack_opts *opt;
@@ -279,25 +313,8 @@ int grit_pack_dense(const grit_pack_def *def, const grit_pack_opts *opts, grit_p
         goto done;
     }
     if ((rc = pack_radii(def, opt->psd, r, counts, err, errlen))) goto done;
-    double vs = 0, rmax = 0, rmin = INFINITY;
-    for (int i = 0; i < n; i++) {
-        vs += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
-        rmax = fmax(rmax, r[i]);
-        rmin = fmin(rmin, r[i]);
-    }
-    /* the cell must stay wider than two of the largest boxes (a periodic
-     * cell's rule), also at the end: the densest it may get is about 0.74
-     * (or the target) */
-    const double phi_end = def->target == GRIT_PACK_SOLID_FRACTION ? fmax(def->solid_fraction, 0.74) : 0.74;
-    const double edge_end = cbrt(vs / phi_end), need = 2 * 2 * rmax * 1.3;
-    if (edge_end <= need) {
-        const double nmin = n * pow(need / edge_end, 3);
-        rc = pack_fail(err, errlen, GRIT_EINVAL,
-                       "parameter 'n' = %d is too small for these radii: the compacted cell (edge about %.3g m) must "
-                       "be wider than 2.6 largest diameters (%.3g m); use n >= %.0f",
-                       n, edge_end, need, ceil(nmin));
-        goto done;
-    }
+    double vs;
+    if ((rc = check_radii(def, r, &vs, err, errlen))) goto done;
     double edge;
     if ((rc = pack_cloud(r, n, def->phi0, (uint64_t)def->seed, x, &edge, err, errlen))) goto done;
 
@@ -379,12 +396,12 @@ int grit_pack_dense(const grit_pack_def *def, const grit_pack_opts *opts, grit_p
     if ((rc = call_monitor(&ru, &m, 0, GRIT_PACK_DONE, err, errlen))) goto done;
     *out = res;
     res = (grit_packing){0};
-    if (opt->keep_scene) {
+done:
+    grit_packing_free(&res);
+    if (s && opt->keep_scene) { /* also after a failure: its last state tells what went wrong */
         *opt->keep_scene = s;
         s = NULL;
     }
-done:
-    grit_packing_free(&res);
     grit_scene_destroy(s);
     free(r), free(x), free(counts);
     return rc;
