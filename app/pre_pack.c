@@ -118,7 +118,7 @@ static int check(job *j, char *err, size_t len)
     }
     if (stl_text.value && cl.shape != GRIT_CLIP_STL)
         return snprintf(err, len, "parameter 'stl' = '%s' needs shape=stl", stl_text.value), -1;
-    if (!(ck.region = grit_region_create(&cl, stl_text.value, err, len))) return -1;
+    if (grit_region_create(&cl, stl_text.value, &ck.region, err, len)) return -1;
     grit_vec3 lo, hi;
     grit_region_bounds(ck.region, &lo, &hi);
     const double w = fmin(hi.x - lo.x, fmin(hi.y - lo.y, hi.z - lo.z)), d = 2 * largest_radius();

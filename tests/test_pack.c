@@ -409,10 +409,20 @@ static void boundary_pairs(grit_region *g, const grit_vec3 *c, const double *r, 
 
 static grit_region *region(grit_clip_def d, const char *stl)
 {
-    grit_region *g = grit_region_create(&d, stl, err, sizeof err);
-    if (!g) fprintf(stderr, "  [%s] %s\n", test_current, err);
-    CHECK(g != NULL);
+    grit_region *g = NULL;
+    const int rc = grit_region_create(&d, stl, &g, err, sizeof err);
+    if (rc) fprintf(stderr, "  [%s] %s\n", test_current, err);
+    CHECK(rc == GRIT_OK && g != NULL);
     return g;
+}
+
+/* A region refused: the status, the message, and *out untouched. */
+static bool refused(int rc, int code, grit_region *g, const char *want)
+{
+    const bool ok = rc == code && g == NULL && strstr(err, want) && !strchr(err, '\n');
+    if (!ok) fprintf(stderr, "  [%s] status %d (expected %d), message '%s' (expected '%s')\n", test_current, rc, code, err,
+                     want);
+    return ok;
 }
 
 static const double EPS = 1e-9;
@@ -611,23 +621,37 @@ static void stl_inward_and_errors(void)
     grit_region_destroy(g);
     /* a hole, a flipped triangle, too few triangles, no file */
     voxel_stl(path_of("hole.stl"), CUBE, 1, 1, -1, 5);
-    g = grit_region_create(&d, path_of("hole.stl"), err, sizeof err);
-    CHECK(!g && strstr(err, "hole.stl is not a closed solid: the edge") && strstr(err, "(a hole)"));
+    g = NULL;
+    CHECK(refused(grit_region_create(&d, path_of("hole.stl"), &g, err, sizeof err), GRIT_EFORMAT, g,
+                  "hole.stl is not a closed solid: the edge") &&
+          strstr(err, "(a hole)"));
     voxel_stl(path_of("flip.stl"), ELL, 3, 1, 7, -1);
-    g = grit_region_create(&d, path_of("flip.stl"), err, sizeof err);
-    CHECK(!g && strstr(err, "flip.stl is not a closed, consistently oriented solid") &&
+    CHECK(refused(grit_region_create(&d, path_of("flip.stl"), &g, err, sizeof err), GRIT_EFORMAT, g,
+                  "flip.stl is not a closed, consistently oriented solid") &&
           strstr(err, "in the same direction"));
     FILE *t = fopen(path_of("one.stl"), "w");
     fputs("solid one\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
           "endsolid\n",
           t);
     fclose(t);
-    g = grit_region_create(&d, path_of("one.stl"), err, sizeof err);
-    CHECK(!g && strstr(err, "one.stl has 1 triangles: a closed solid needs at least 4"));
-    g = grit_region_create(&d, path_of("none.stl"), err, sizeof err);
-    CHECK(!g && strstr(err, "none.stl: cannot open STL file"));
-    g = grit_region_create(&d, NULL, err, sizeof err);
-    CHECK(!g && strstr(err, "shape=stl needs the STL file"));
+    CHECK(refused(grit_region_create(&d, path_of("one.stl"), &g, err, sizeof err), GRIT_EFORMAT, g,
+                  "one.stl has 1 triangles: a closed solid needs at least 4"));
+    CHECK(refused(grit_region_create(&d, path_of("none.stl"), &g, err, sizeof err), GRIT_EIO, g,
+                  "none.stl: cannot open STL file"));
+    FILE *flat = fopen(path_of("flat.stl"), "w");
+    fputs("solid flat\n", flat);
+    const char *tris[4] = {"0 0 0  1 0 0  0 1 0", "0 0 0  0 1 0  1 0 0", "1 0 0  2 0 0  1 1 0", "1 0 0  1 1 0  2 0 0"};
+    for (int i = 0; i < 4; i++) {
+        double x[9];
+        sscanf(tris[i], "%lf %lf %lf %lf %lf %lf %lf %lf %lf", x, x + 1, x + 2, x + 3, x + 4, x + 5, x + 6, x + 7, x + 8);
+        fprintf(flat, "facet normal 0 0 1 outer loop vertex %g %g %g vertex %g %g %g vertex %g %g %g endloop endfacet\n",
+                x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8]);
+    }
+    fputs("endsolid\n", flat);
+    fclose(flat);
+    CHECK(refused(grit_region_create(&d, path_of("flat.stl"), &g, err, sizeof err), GRIT_EFORMAT, g,
+                  "flat.stl encloses no volume"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g, "shape=stl needs the STL file"));
 }
 
 /* Tiling the 200-sphere cell: every kept sphere is inside by independent
@@ -743,9 +767,9 @@ static int in_ball(grit_vec3 c, double r, void *data)
 static void predicate_and_errors(void)
 {
     double R = 0.02;
-    grit_region *g = grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), 4.0 / 3 * M_PI * R * R * R, err,
-                                           sizeof err);
-    CHECK(g != NULL);
+    grit_region *g = NULL;
+    CHECK(grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), 4.0 / 3 * M_PI * R * R * R, &g, err,
+                                sizeof err) == GRIT_OK);
     grit_packing out;
     CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
     bool ok = out.n > 20;
@@ -756,7 +780,7 @@ static void predicate_and_errors(void)
     grit_packing_free(&out);
     grit_region_destroy(g);
     /* unknown volume: no solid fraction */
-    g = grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), NAN, err, sizeof err);
+    CHECK(grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), NAN, &g, err, sizeof err) == GRIT_OK);
     CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
     CHECK(isnan(out.volume) && isnan(out.solid_fraction) && out.n > 20);
     grit_packing_free(&out);
@@ -782,31 +806,34 @@ static void predicate_and_errors(void)
     CHECK(strstr(err, "copies of the cell") && keep.n == -7);
     grit_region_destroy(g);
     /* bad regions */
-    CHECK(!grit_region_predicate(NULL, NULL, v3(0, 0, 0), v3(1, 1, 1), 1, err, sizeof err));
-    CHECK(!grit_region_predicate(in_ball, &R, v3(0, 0, 0), v3(1, 0, 1), 1, err, sizeof err) &&
-          strstr(err, "must be finite and exceed lo"));
-    CHECK(!grit_region_predicate(in_ball, &R, v3(0, 0, 0), v3(1, 1, 1), -1, err, sizeof err) &&
-          strstr(err, "volume = -1"));
+    g = NULL;
+    CHECK(refused(grit_region_predicate(NULL, NULL, v3(0, 0, 0), v3(1, 1, 1), 1, &g, err, sizeof err), GRIT_EINVAL, g,
+                  "the predicate is NULL"));
+    CHECK(refused(grit_region_predicate(in_ball, &R, v3(0, 0, 0), v3(1, 0, 1), 1, &g, err, sizeof err), GRIT_EINVAL,
+                  g, "must be finite and exceed lo"));
+    CHECK(refused(grit_region_predicate(in_ball, &R, v3(0, 0, 0), v3(1, 1, 1), -1, &g, err, sizeof err), GRIT_EINVAL,
+                  g, "volume = -1"));
     d = grit_default_clip_def();
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) && strstr(err, "parameter 'shape' = none"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g, "parameter 'shape' = none"));
     d.shape = GRIT_CLIP_CUBOID;
     d.hi = v3(1, 0, 1);
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) && strstr(err, "parameter 'hi' = 1,0,1 must exceed lo"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g,
+                  "parameter 'hi' = 1,0,1 must exceed lo"));
     d = grit_default_clip_def();
     d.shape = GRIT_CLIP_CYLINDER;
     d.axis = v3(0, 0, 0);
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) && strstr(err, "parameter 'axis' = 0,0,0"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g, "parameter 'axis' = 0,0,0"));
     d = grit_default_clip_def();
     d.shape = GRIT_CLIP_HYPERBOLOID;
     d.waist_radius = 0.05;
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) &&
-          strstr(err, "parameter 'waist_radius' = 0.05 is out of range: must be at most outer_radius = 0.0375"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g,
+                  "parameter 'waist_radius' = 0.05 is out of range: must be at most outer_radius = 0.0375"));
     d.waist_radius = -1;
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) && strstr(err, "parameter 'waist_radius' = -1"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g, "parameter 'waist_radius' = -1"));
     d = grit_default_clip_def();
     d.shape = GRIT_CLIP_CYLINDER;
     d.length = 0;
-    CHECK(!grit_region_create(&d, NULL, err, sizeof err) && strstr(err, "parameter 'length' = 0"));
+    CHECK(refused(grit_region_create(&d, NULL, &g, err, sizeof err), GRIT_EINVAL, g, "parameter 'length' = 0"));
 }
 
 int main(void)

@@ -211,13 +211,15 @@ typedef int (*grit_region_fn)(grit_vec3 center, double radius, void *data);
 
 /* The shape of def (cuboid, cylinder, hyperboloid, or the STL solid of the
  * file stl_path, scaled by stl_scale and shifted by stl_shift; stl_path is
- * only read for shape=stl). An STL solid must be closed: every edge shared
- * by exactly two triangles of opposite orientation. */
-grit_region *grit_region_create(const grit_clip_def *def, const char *stl_path, char *err, size_t errlen);
+ * only read for shape=stl) into *out. An STL solid must be closed: every
+ * edge shared by exactly two triangles of opposite orientation (else
+ * GRIT_EFORMAT; GRIT_EIO if the file cannot be read, GRIT_EINVAL for bad
+ * parameters). */
+int grit_region_create(const grit_clip_def *def, const char *stl_path, grit_region **out, char *err, size_t errlen);
 /* A region given by a predicate; [lo, hi] must bound it (the tiling covers
  * that box); volume may be NaN (unknown: no solid fraction). */
-grit_region *grit_region_predicate(grit_region_fn fn, void *data, grit_vec3 lo, grit_vec3 hi, double volume,
-                                   char *err, size_t errlen);
+int grit_region_predicate(grit_region_fn fn, void *data, grit_vec3 lo, grit_vec3 hi, double volume, grit_region **out,
+                          char *err, size_t errlen);
 void grit_region_destroy(grit_region *r);
 int grit_region_contains(const grit_region *r, grit_vec3 center, double radius);
 double grit_region_volume(const grit_region *r);

@@ -32,7 +32,14 @@ _LAZY.update({"StlMesh": "scene", "VtkRecorder": "vtk"})
 __all__ = sorted(_LAZY)
 
 
+# submodules reached as attributes: grit.pack.dense(...)
+_SUBMODULES = {"pack"}
+
+
 def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib
+        return importlib.import_module("grit." + name)
     mod = _LAZY.get(name)
     if mod is None:
         raise AttributeError(f"module 'grit' has no attribute '{name}'")
@@ -43,7 +50,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_LAZY))
+    return sorted(list(globals()) + list(_LAZY) + list(_SUBMODULES))
 
 
 def library():

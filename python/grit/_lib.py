@@ -146,6 +146,34 @@ class StlInfo(ctypes.Structure):
 
 MIRRORS.update({"grit_stl_def": StlDef, "grit_stl_info": StlInfo})
 
+# ---- dense packings (include/grit/pack.h)
+class PackState(ctypes.Structure):
+    _fields_ = [("phase", c_int), ("step", c_long), ("pressure", c_double), ("solid_fraction", c_double),
+                ("unbalanced", c_double), ("strain_rate", c_double), ("contacts", c_int), ("scene", c_void_p)]
+
+
+class Psd(ctypes.Structure):
+    _fields_ = [("n", c_int), ("radius", POINTER(c_double)), ("mass_fraction", POINTER(c_double))]
+
+
+# int (*)(const grit_pack_state *, void *) and int (*)(grit_vec3 center, double radius, void *)
+PACK_MONITOR_FN = ctypes.CFUNCTYPE(c_int, POINTER(PackState), c_void_p)
+REGION_FN = ctypes.CFUNCTYPE(c_int, Vec3, c_double, c_void_p)
+
+
+class PackOpts(ctypes.Structure):
+    _fields_ = [("psd", POINTER(Psd)), ("monitor", PACK_MONITOR_FN), ("monitor_data", c_void_p),
+                ("monitor_every", c_long), ("keep_scene", POINTER(c_void_p))]
+
+
+class Packing(ctypes.Structure):
+    _fields_ = [("n", c_int), ("center", POINTER(Vec3)), ("radius", POINTER(c_double)), ("periodic", ctypes.c_bool),
+                ("cell", c_double * 9), ("volume", c_double), ("solid_fraction", c_double), ("pressure", c_double),
+                ("unbalanced", c_double), ("steps", c_long), ("info", c_char_p)]
+
+
+MIRRORS.update({"grit_pack_state": PackState, "grit_psd": Psd, "grit_pack_opts": PackOpts, "grit_packing": Packing})
+
 S = c_void_p  # grit_scene *
 ERRBUF = ctypes.c_char * 512
 
@@ -268,6 +296,28 @@ PROTOTYPES.update({
     "grit_vtk_series_write": (c_int, [c_void_p, S]),
     "grit_vtk_series_frames": (c_int, [c_void_p]),
     "grit_vtk_series_destroy": (None, [c_void_p]),
+})
+
+
+# dense packings: the compaction, packings, regions and clipping (include/grit/pack.h)
+R = c_void_p  # grit_region *
+PROTOTYPES.update({
+    "grit_default_pack_opts": (PackOpts, []),
+    "grit_pack_check": (c_int, [c_void_p, POINTER(Psd), c_char_p, c_size_t]),
+    "grit_pack_dense": (c_int, [c_void_p, POINTER(PackOpts), POINTER(Packing), c_char_p, c_size_t]),
+    "grit_packing_free": (None, [POINTER(Packing)]),
+    "grit_packing_sphere_volume": (c_double, [POINTER(Packing)]),
+    "grit_packing_max_overlap": (c_double, [POINTER(Packing), POINTER(c_int), POINTER(c_int)]),
+    "grit_packing_save": (c_int, [POINTER(Packing), c_char_p, c_char_p, c_size_t]),
+    "grit_packing_load": (c_int, [c_char_p, POINTER(Packing), c_char_p, c_size_t]),
+    "grit_region_create": (c_int, [c_void_p, c_char_p, POINTER(R), c_char_p, c_size_t]),
+    "grit_region_predicate": (c_int, [REGION_FN, c_void_p, Vec3, Vec3, c_double, POINTER(R), c_char_p, c_size_t]),
+    "grit_region_destroy": (None, [R]),
+    "grit_region_contains": (c_int, [R, Vec3, c_double]),
+    "grit_region_volume": (c_double, [R]),
+    "grit_region_bounds": (None, [R, POINTER(Vec3), POINTER(Vec3)]),
+    "grit_region_describe": (c_char_p, [R]),
+    "grit_pack_clip": (c_int, [POINTER(Packing), R, ctypes.c_bool, Vec3, POINTER(Packing), c_char_p, c_size_t]),
 })
 
 

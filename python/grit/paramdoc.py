@@ -19,6 +19,10 @@ USAGE = {
     "material": "`grit.FrictMat(name=value, ...)`; C: `grit_frictmat_def`",
     "pair": "`scene.set_pair(mat_a, mat_b, name=value, ...)`; C: `grit_pair_def`, `grit_set_pair`",
     "tester": "`grit.LawTester(scene, ids, name=value, ...)`; C: `grit_tester_def`, `grit_tester_create`",
+    "pack": "`grit.pack.dense(name=value, ...)`, `grit run pack name=value`; C: `grit_pack_def`, `grit_pack_dense` "
+            "(docs/packing.md)",
+    "clip": "`packing.clip(name=value, ...)`, `grit.pack.Region(name=value, ...)`, `grit run pack name=value`; C: "
+            "`grit_clip_def`, `grit_region_create`, `grit_pack_clip` (docs/packing.md)",
 }
 
 

@@ -44,10 +44,11 @@ int pack_cloud(const double *r, int n, double phi0, uint64_t seed, grit_vec3 *po
 /* ---- closed triangle meshes (stl_solid.c) -------------------------------- */
 typedef struct pack_mesh pack_mesh;
 /* Read an STL file, check that it is a closed, consistently oriented
- * surface, and index it for the queries. */
-pack_mesh *pack_mesh_load(const char *path, double scale, grit_vec3 shift, char *err, size_t errlen);
-/* The same from triangles in memory (tests); `what` names them in errors. */
-pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char *what, char *err, size_t errlen);
+ * surface, and index it for the queries; NULL with the status in *rc. */
+pack_mesh *pack_mesh_load(const char *path, double scale, grit_vec3 shift, int *rc, char *err, size_t errlen);
+/* The same from triangles in memory; `what` names them in errors. */
+pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char *what, int *rc, char *err,
+                                    size_t errlen);
 void pack_mesh_free(pack_mesh *m);
 void pack_mesh_bounds(const pack_mesh *m, grit_vec3 *lo, grit_vec3 *hi);
 double pack_mesh_volume(const pack_mesh *m);

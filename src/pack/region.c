@@ -52,12 +52,13 @@ static void revolution_box(grit_region *g)
     g->hi = v3(hi[0], hi[1], hi[2]);
 }
 
-grit_region *grit_region_create(const grit_clip_def *def, const char *stl_path, char *err, size_t errlen)
+int grit_region_create(const grit_clip_def *def, const char *stl_path, grit_region **out, char *err, size_t errlen)
 {
-    if (grit_param_validate(&grit_clip_param_table, def, err, errlen)) return NULL;
+    if (grit_param_validate(&grit_clip_param_table, def, err, errlen)) return GRIT_EINVAL;
     grit_region *g = calloc(1, sizeof *g);
-    if (!g) return pack_fail(err, errlen, GRIT_ENOMEM, "region: out of memory"), NULL;
+    if (!g) return pack_fail(err, errlen, GRIT_ENOMEM, "region: out of memory");
     g->shape = def->shape;
+    int rc = GRIT_EINVAL;
     char t[3][100];
     switch (def->shape) {
     case GRIT_CLIP_NONE:
@@ -74,7 +75,8 @@ grit_region *grit_region_create(const grit_clip_def *def, const char *stl_path, 
         g->volume = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
         vec_text(lo, t[0], sizeof t[0]), vec_text(hi, t[1], sizeof t[1]);
         snprintf(g->desc, sizeof g->desc, "shape=cuboid lo=%s hi=%s", t[0], t[1]);
-        return g;
+        *out = g;
+        return GRIT_OK;
     }
     case GRIT_CLIP_CYLINDER:
     case GRIT_CLIP_HYPERBOLOID: {
@@ -108,51 +110,49 @@ grit_region *grit_region_create(const grit_clip_def *def, const char *stl_path, 
         else
             snprintf(g->desc, sizeof g->desc, "shape=cylinder center=%s axis=%s length=%s outer_radius=%s", t[0], t[1],
                      L, R);
-        return g;
+        *out = g;
+        return GRIT_OK;
     }
     case GRIT_CLIP_STL: {
         if (!stl_path || !*stl_path) {
             pack_fail(err, errlen, GRIT_EINVAL, "shape=stl needs the STL file of the solid (stl=FILE)");
             goto fail;
         }
-        if (!(g->mesh = pack_mesh_load(stl_path, def->stl_scale, def->stl_shift, err, errlen))) goto fail;
+        if (!(g->mesh = pack_mesh_load(stl_path, def->stl_scale, def->stl_shift, &rc, err, errlen))) goto fail;
         pack_mesh_bounds(g->mesh, &g->lo, &g->hi);
         g->volume = pack_mesh_volume(g->mesh);
         char sc[32];
         pack_exact(def->stl_scale, sc, sizeof sc), vec_text(def->stl_shift, t[0], sizeof t[0]);
         snprintf(g->desc, sizeof g->desc, "shape=stl stl=%.700s stl_scale=%s stl_shift=%s triangles=%d", stl_path, sc,
                  t[0], pack_mesh_triangles(g->mesh));
-        return g;
+        *out = g;
+        return GRIT_OK;
     }
     }
     pack_fail(err, errlen, GRIT_EINVAL, "parameter 'shape' = %d is not a shape", def->shape);
 fail:
     free(g);
-    return NULL;
+    return rc;
 }
 
-grit_region *grit_region_predicate(grit_region_fn fn, void *data, grit_vec3 lo, grit_vec3 hi, double volume,
-                                   char *err, size_t errlen)
+int grit_region_predicate(grit_region_fn fn, void *data, grit_vec3 lo, grit_vec3 hi, double volume, grit_region **out,
+                          char *err, size_t errlen)
 {
-    if (!fn) return pack_fail(err, errlen, GRIT_EINVAL, "region: the predicate is NULL"), NULL;
-    if (!v3_isfinite(lo) || !v3_isfinite(hi) || !(hi.x > lo.x && hi.y > lo.y && hi.z > lo.z)) {
-        char a[100], b[100];
-        vec_text(lo, a, sizeof a), vec_text(hi, b, sizeof b);
-        return pack_fail(err, errlen, GRIT_EINVAL, "region: the bounds hi = %s must be finite and exceed lo = %s", b, a),
-               NULL;
-    }
-    if (!isnan(volume) && !(volume > 0 && isfinite(volume)))
-        return pack_fail(err, errlen, GRIT_EINVAL, "region: volume = %g must be positive and finite, or nan (unknown)",
-                         volume),
-               NULL;
-    grit_region *g = calloc(1, sizeof *g);
-    if (!g) return pack_fail(err, errlen, GRIT_ENOMEM, "region: out of memory"), NULL;
-    g->shape = REGION_PREDICATE;
-    g->fn = fn, g->data = data, g->lo = lo, g->hi = hi, g->volume = volume;
     char a[100], b[100];
     vec_text(lo, a, sizeof a), vec_text(hi, b, sizeof b);
+    if (!fn) return pack_fail(err, errlen, GRIT_EINVAL, "region: the predicate is NULL");
+    if (!v3_isfinite(lo) || !v3_isfinite(hi) || !(hi.x > lo.x && hi.y > lo.y && hi.z > lo.z))
+        return pack_fail(err, errlen, GRIT_EINVAL, "region: the bounds hi = %s must be finite and exceed lo = %s", b, a);
+    if (!isnan(volume) && !(volume > 0 && isfinite(volume)))
+        return pack_fail(err, errlen, GRIT_EINVAL, "region: volume = %g must be positive and finite, or nan (unknown)",
+                         volume);
+    grit_region *g = calloc(1, sizeof *g);
+    if (!g) return pack_fail(err, errlen, GRIT_ENOMEM, "region: out of memory");
+    g->shape = REGION_PREDICATE;
+    g->fn = fn, g->data = data, g->lo = lo, g->hi = hi, g->volume = volume;
     snprintf(g->desc, sizeof g->desc, "shape=predicate lo=%s hi=%s", a, b);
-    return g;
+    *out = g;
+    return GRIT_OK;
 }
 
 void grit_region_destroy(grit_region *g)

@@ -194,8 +194,10 @@ static int build_grid(pack_mesh *m)
     return 0;
 }
 
-pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char *what, char *err, size_t errlen)
+pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char *what, int *rc, char *err,
+                                    size_t errlen)
 {
+    *rc = GRIT_EFORMAT;
     if (n < 4)
         return pack_fail(err, errlen, GRIT_EFORMAT, "%s has %d triangles: a closed solid needs at least 4", what, n),
                NULL;
@@ -203,7 +205,8 @@ pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char
     if (m) m->t = malloc(sizeof *m->t * (size_t)n);
     if (!m || !m->t) {
         pack_mesh_free(m);
-        return pack_fail(err, errlen, GRIT_ENOMEM, "%s: out of memory for %d triangles", what, n), NULL;
+        *rc = pack_fail(err, errlen, GRIT_ENOMEM, "%s: out of memory for %d triangles", what, n);
+        return NULL;
     }
     memcpy(m->t, tri, sizeof *m->t * (size_t)n);
     m->n = n;
@@ -217,7 +220,7 @@ pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char
         m->hi = v3(fmax(m->hi.x, hi.x), fmax(m->hi.y, hi.y), fmax(m->hi.z, hi.z));
         vol6 += v3_dot(m->t[t][0], v3_cross(m->t[t][1], m->t[t][2]));
     }
-    if (check_closed(m, what, err, errlen)) {
+    if ((*rc = check_closed(m, what, err, errlen))) {
         pack_mesh_free(m);
         return NULL;
     }
@@ -225,20 +228,23 @@ pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char
     const double ext = v3_norm(v3_sub(m->hi, m->lo));
     if (!(m->volume > 1e-12 * ext * ext * ext)) {
         pack_mesh_free(m);
-        return pack_fail(err, errlen, GRIT_EFORMAT, "%s encloses no volume (%g m^3)", what, fabs(vol6) / 6), NULL;
+        *rc = pack_fail(err, errlen, GRIT_EFORMAT, "%s encloses no volume (%g m^3)", what, fabs(vol6) / 6);
+        return NULL;
     }
     if (build_grid(m)) {
         pack_mesh_free(m);
-        return pack_fail(err, errlen, GRIT_ENOMEM, "%s: out of memory for the search grid", what), NULL;
+        *rc = pack_fail(err, errlen, GRIT_ENOMEM, "%s: out of memory for the search grid", what);
+        return NULL;
     }
+    *rc = GRIT_OK;
     return m;
 }
 
-pack_mesh *pack_mesh_load(const char *path, double scale, grit_vec3 shift, char *err, size_t errlen)
+pack_mesh *pack_mesh_load(const char *path, double scale, grit_vec3 shift, int *rc, char *err, size_t errlen)
 {
     grit_stl_mesh sm;
-    if (grit_stl_read(path, scale, q_identity(), shift, &sm, err, errlen)) return NULL;
-    pack_mesh *m = pack_mesh_from_triangles((const grit_vec3(*)[3])sm.tri, sm.n, path, err, errlen);
+    if ((*rc = grit_stl_read(path, scale, q_identity(), shift, &sm, err, errlen))) return NULL;
+    pack_mesh *m = pack_mesh_from_triangles((const grit_vec3(*)[3])sm.tri, sm.n, path, rc, err, errlen);
     grit_stl_mesh_free(&sm);
     return m;
 }
