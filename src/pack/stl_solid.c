@@ -12,9 +12,12 @@
  * once in each direction (by the two triangles on its sides). Vertices are
  * matched by exact coordinates, as STL files repeat them.
  *
- * Distance queries go through a uniform grid of the triangles' boxes; the
- * winding number visits every triangle (O(triangles) per ball that is not
- * rejected before). */
+ * Distance queries go through a uniform grid of the triangles' boxes. The
+ * grid's empty cells are classified once: face-connected empty cells form
+ * regions the surface does not cross, so one winding number at a cell
+ * centre tells inside or outside for the whole region. Only a centre in a
+ * cell the surface passes through needs its own winding number, which
+ * visits every triangle. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +32,10 @@ struct pack_mesh {
     double h[3]; /* grid cell sizes */
     int *start;  /* triangles of grid cell k: items[start[k] .. start[k+1]) */
     int *items;
+    signed char *side; /* per grid cell: 1 inside, 0 outside, -1 the surface passes through it */
 };
+
+static double winding(const pack_mesh *m, grit_vec3 p);
 
 void pack_mesh_free(pack_mesh *m)
 {
@@ -37,6 +43,7 @@ void pack_mesh_free(pack_mesh *m)
     free(m->t);
     free(m->start);
     free(m->items);
+    free(m->side);
     free(m);
 }
 
@@ -154,6 +161,46 @@ static void cell_range(const pack_mesh *m, grit_vec3 lo, grit_vec3 hi, int c0[3]
     }
 }
 
+/* Inside or outside for every empty cell: breadth-first over face-connected
+ * empty cells, one winding number per region. */
+static int classify(pack_mesh *m, size_t nc)
+{
+    int *queue = malloc(sizeof *queue * nc);
+    m->side = malloc(nc);
+    if (!queue || !m->side) {
+        free(queue);
+        return -1;
+    }
+    const signed char UNSEEN = 2;
+    for (size_t k = 0; k < nc; k++) m->side[k] = m->start[k + 1] > m->start[k] ? -1 : UNSEEN;
+    const int n1 = m->m[1], n2 = m->m[2];
+    for (size_t seed = 0; seed < nc; seed++) {
+        if (m->side[seed] != UNSEEN) continue;
+        const int sx = (int)(seed / ((size_t)n1 * n2)), sy = (int)(seed / n2 % n1), sz = (int)(seed % n2);
+        const grit_vec3 c = v3(m->lo.x + (sx + 0.5) * m->h[0], m->lo.y + (sy + 0.5) * m->h[1],
+                               m->lo.z + (sz + 0.5) * m->h[2]);
+        const signed char in = fabs(winding(m, c)) > 0.5;
+        size_t head = 0, tail = 0;
+        queue[tail++] = (int)seed;
+        m->side[seed] = in;
+        while (head < tail) {
+            const int k = queue[head++], x = k / (n1 * n2), y = k / n2 % n1, z = k % n2;
+            const int nb[6][3] = {{x - 1, y, z}, {x + 1, y, z}, {x, y - 1, z}, {x, y + 1, z}, {x, y, z - 1}, {x, y, z + 1}};
+            for (int f = 0; f < 6; f++) {
+                if (nb[f][0] < 0 || nb[f][0] >= m->m[0] || nb[f][1] < 0 || nb[f][1] >= n1 || nb[f][2] < 0 ||
+                    nb[f][2] >= n2)
+                    continue;
+                const int j = (nb[f][0] * n1 + nb[f][1]) * n2 + nb[f][2];
+                if (m->side[j] != UNSEEN) continue;
+                m->side[j] = in;
+                queue[tail++] = j;
+            }
+        }
+    }
+    free(queue);
+    return 0;
+}
+
 static int build_grid(pack_mesh *m)
 {
     const double ext[3] = {m->hi.x - m->lo.x, m->hi.y - m->lo.y, m->hi.z - m->lo.z};
@@ -174,7 +221,9 @@ static int build_grid(pack_mesh *m)
             grit_vec3 lo, hi;
             int c0[3], c1[3];
             tri_box(m->t[t], &lo, &hi);
-            cell_range(m, lo, hi, c0, c1);
+            /* widened a little: a cell called empty must really be free of the surface */
+            const grit_vec3 pad = v3(1e-9 * m->h[0], 1e-9 * m->h[1], 1e-9 * m->h[2]);
+            cell_range(m, v3_sub(lo, pad), v3_add(hi, pad), c0, c1);
             for (int x = c0[0]; x <= c1[0]; x++)
                 for (int y = c0[1]; y <= c1[1]; y++)
                     for (int z = c0[2]; z <= c1[2]; z++) {
@@ -191,7 +240,7 @@ static int build_grid(pack_mesh *m)
             m->start[0] = 0;
         }
     }
-    return 0;
+    return classify(m, nc);
 }
 
 pack_mesh *pack_mesh_from_triangles(const grit_vec3 (*tri)[3], int n, const char *what, int *rc, char *err,
@@ -303,5 +352,12 @@ int pack_mesh_contains(const pack_mesh *m, grit_vec3 c, double r)
                 for (int i = m->start[k]; i < m->start[k + 1]; i++)
                     if (tri_dist2(c, m->t[m->items[i]]) < r2) return 0;
             }
+    /* the centre's own cell, when the surface does not pass through it */
+    int k0[3], k1[3];
+    cell_range(m, c, c, k0, k1);
+    const signed char side = m->side[((size_t)k0[0] * m->m[1] + k0[1]) * m->m[2] + k0[2]];
+    if (side >= 0 && c.x >= m->lo.x && c.y >= m->lo.y && c.z >= m->lo.z && c.x <= m->hi.x && c.y <= m->hi.y &&
+        c.z <= m->hi.z)
+        return side;
     return fabs(winding(m, c)) > 0.5;
 }
