@@ -599,6 +599,21 @@ static void boundaries_stl(void)
     CHECK(!grit_region_contains(g, e[6], re[6]) && !grit_region_contains(g, e[7], re[7]));
     CHECK(grit_region_contains(g, v3(0.5, 1.5, 0.5), 0.5 - EPS));
     grit_region_destroy(g);
+    /* a hollow cube: 3 x 3 x 3 cells without the middle one; the cavity's
+     * walls face into it, so it is outside (winding 1 - 1 = 0) */
+    int shell[26][3], k = 0;
+    for (int i = 0; i < 27; i++)
+        if (i != 13) shell[k][0] = i % 3, shell[k][1] = i / 3 % 3, shell[k][2] = i / 9, k++;
+    voxel_stl(path_of("shell.stl"), (const int(*)[3])shell, 26, 1, -1, -1);
+    g = region(d, path_of("shell.stl"));
+    CHECK_REL(grit_region_volume(g), 26, 1e-15);
+    const grit_vec3 h[6] = {v3(0.5, 0.5, 0.5), v3(0.5, 0.5, 0.5), v3(2.5, 1.5, 1.5), v3(2.5, 1.5, 1.5),
+                            v3(0.45, 1.5, 2.6), v3(0.45, 1.5, 2.6)};
+    const double rh[6] = {0.5 - EPS, 0.5 + EPS, 0.5 - EPS, 0.5 + EPS, 0.4 - EPS, 0.4 + EPS};
+    boundary_pairs(g, h, rh, 6, "hollow STL cube");
+    CHECK(!grit_region_contains(g, v3(1.5, 1.5, 1.5), 0.1) && !grit_region_contains(g, v3(1.5, 1.5, 1.5), 0.5 - EPS));
+    CHECK(!grit_region_contains(g, v3(1.2, 1.7, 1.5), 0.15));
+    grit_region_destroy(g);
 }
 
 /* The same mesh with its triangles facing in: still a solid. */
