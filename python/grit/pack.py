@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 from . import _lib
-from .errors import GritError, ParameterError, StateError
+from .errors import ParameterError, StateError
 from .params import Group, as_vec3
 
 _LIB = _lib.get()
@@ -370,4 +370,4 @@ class Region:
         self.close()
 
 
-__all__ = ["Packing", "Region", "dense", "check", "load", "GritError"]
+__all__ = ["Packing", "Region", "dense", "check", "load"]
