@@ -270,9 +270,11 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
     double sT[2] = {tr[0], tr[1]};
     double r = 0.0;
     bool returned = false;
-    if (t2 > 0 && shear_yields(O, P, sN, om, t2, &r)) {
+    /* sqrt(t2) may round onto r although t2 > r^2: that is on the surface, and
+     * the visco-plastic coefficient needs |trial| - r > 0 */
+    double tn;
+    if (t2 > 0 && shear_yields(O, P, sN, om, t2, &r) && (tn = sqrt(t2)) > r) {
         returned = true;
-        const double tn = sqrt(t2);
         double s;
         if (visco_pl) {
             const double M = P->pl_rate_exp;
@@ -343,8 +345,11 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
             const double elp = st->epsN - st->epsNPl;
             const double Kp = elp > 0 ? 1.0 - (st->omega < 1 ? st->omega : 1.0) : 1.0;
             const double Kn = eN - epl > 0 ? 1.0 - om : 1.0;
+            /* the previous parts from the booked u, not from the previous
+             * fields: a virgin state books u = 0 although its fields are not
+             * yet on the confinement state that the creation step sets up */
+            const double uTp = stored_shear(P, st->sigmaT), uNp = st->u - uTp;
             if (!(Kp == Kn && epl == st->epsNPl && st->sigmaNv == 0 && sNv == 0)) {
-                const double uNp = stored_normal(P, O, st->epsN, st->epsNPl, st->omega, st->eps_geo);
                 const double DN = wN - (uN - uNp);
                 if (epl != st->epsNPl)
                     E->plast += DN;
@@ -355,7 +360,7 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
              * exactly kT*epsT; a Woo-mode capped stress is not */
             const bool elastic_t =
                 !returned && st->sigmaT[0] == kT * st->epsT[0] && st->sigmaT[1] == kT * st->epsT[1];
-            if (!elastic_t) E->plast += wT - (uT - stored_shear(P, st->sigmaT));
+            if (!elastic_t) E->plast += wT - (uT - uTp);
         }
     }
 
