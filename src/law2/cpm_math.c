@@ -33,13 +33,15 @@ void grit_cpm_state_init(grit_cpm_state *st, bool cohesive)
  * iterate stays right of the single root and the sequence decreases
  * monotonically onto it, quadratically near it.
  *
- * That the 20 evaluations suffice is not a theorem: the quadratic phase
- * starts only once the iterate is within the bend of the log-sum-exp, whose
- * width in b is about 1/|1 - N|, while the first steps move by about
- * ln(1+c)/max(1,N). For 0.01 <= N <= 5 and any c in [1e-300, 1e300] at most 7
- * updates are needed (measured); the worst case is c = 1, where the count
- * grows like log2(1/N): N below about 2e-9 with c within about 1e-6 of 1
- * exhausts the budget, and so does an overflowed c = inf. The update returns
+ * That 20 evaluations suffice is not a theorem, so ENOCONV cannot be ruled
+ * out for all valid parameters: while the iterate is far right of the bend
+ * of the log-sum-exp (where the two lines cross), each step only halves the
+ * distance to it, and the quadratic phase starts late when the slopes 1 and
+ * N differ by orders of magnitude. Measured: for 0.01 <= N <= 5 and any c in
+ * [1e-300, 1e300] at most 7 updates; the worst c is about 1, where the count
+ * grows by about two updates per decade of N (or 1/N): N = 1e-8 needs 19,
+ * and N below about 5e-9 with |c - 1| < 1e-8, or N above about 2e8, exhausts
+ * the budget; so does an overflowed c = inf. The update returns
  * GRIT_CPM_ENOCONV then (tests/test_cpm_math.c reaches it), as Woo throws.
  *
  * e^b - 1 and ln(1 + x) are evaluated by expm1/log1p: the roots of slowly
@@ -248,8 +250,6 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
      * value, but a contact kept because it is compressed must not get a
      * negative tensile stiffness, cohesion or viscosity from it. */
     const double om = omega < 1 ? omega : 1.0;
-    /* S6 (diagnostic), a function of kappa and omega only */
-    if (grown) rres = !cohesive ? 0.0 : kappa < P->eps0 ? 1.0 : (1.0 - om) * kappa / P->eps0;
 
     /* S4 */
     double sN = (el > 0 ? 1.0 - om : 1.0) * kN * el;
@@ -263,6 +263,9 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
             sN = ss;
         }
     }
+
+    /* S6 (diagnostic), a function of kappa and omega only */
+    if (grown) rres = !cohesive ? 0.0 : kappa < P->eps0 ? 1.0 : (1.0 - om) * kappa / P->eps0;
 
     /* S7 */
     const double tr[2] = {kT * eT[0], kT * eT[1]};

@@ -16,7 +16,10 @@
  * Preconditions: the parameters pass grit_cpm_check (the update does not
  * re-validate them, for speed); a state is created by grit_cpm_state_init and
  * only changed by the update (or by tests and pre-damaging tools that keep it
- * consistent: omega = g(kappa), sigmaT as the update leaves it). */
+ * consistent: omega = g(kappa), sigmaT as the update leaves it); the first
+ * update of a contact is its creation step, at eps_geo = 0 (uN0 = uN): with a
+ * confinement it is that step which moves the virgin state onto the
+ * confinement state, and the energy book counts from it. */
 #ifndef GRIT_LAW2_CPM_MATH_H
 #define GRIT_LAW2_CPM_MATH_H
 
