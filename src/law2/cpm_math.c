@@ -344,26 +344,30 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
             /* Along a linear-elastic step the trapezoid is exact, so the
              * difference would be round-off only: it is not booked. The normal
              * step is linear iff both ends have the same stiffness and neither
-             * plastic flow nor overstress is involved. */
+             * plastic flow nor overstress is involved; the shear step iff
+             * nothing is returned now and sigmaT was exactly kT*epsT before
+             * (true after an elastic step and after a thesis-mode return, not
+             * for a Woo-mode capped stress). */
             const double elp = st->epsN - st->epsNPl;
             const double Kp = elp > 0 ? 1.0 - (st->omega < 1 ? st->omega : 1.0) : 1.0;
             const double Kn = eN - epl > 0 ? 1.0 - om : 1.0;
-            /* the previous parts from the booked u, not from the previous
-             * fields: a virgin state books u = 0 although its fields are not
-             * yet on the confinement state that the creation step sets up */
-            const double uTp = stored_shear(P, st->sigmaT), uNp = st->u - uTp;
-            if (!(Kp == Kn && epl == st->epsNPl && st->sigmaNv == 0 && sNv == 0)) {
-                const double DN = wN - (uN - uNp);
-                if (epl != st->epsNPl)
-                    E->plast += DN;
-                else
-                    E->damage += DN;
-            }
-            /* after an elastic step and after a thesis-mode return sigmaT is
-             * exactly kT*epsT; a Woo-mode capped stress is not */
+            const bool elastic_n = Kp == Kn && epl == st->epsNPl && st->sigmaNv == 0 && sNv == 0;
             const bool elastic_t =
                 !returned && st->sigmaT[0] == kT * st->epsT[0] && st->sigmaT[1] == kT * st->epsT[1];
-            if (!elastic_t) E->plast += wT - (uT - uTp);
+            if (!elastic_n || !elastic_t) {
+                /* the previous parts from the booked u, not from the previous
+                 * fields: a virgin state books u = 0 although its fields are
+                 * not yet on the confinement state that the creation step sets up */
+                const double uTp = stored_shear(P, st->sigmaT), uNp = st->u - uTp;
+                if (!elastic_n) {
+                    const double DN = wN - (uN - uNp);
+                    if (epl != st->epsNPl)
+                        E->plast += DN;
+                    else
+                        E->damage += DN;
+                }
+                if (!elastic_t) E->plast += wT - (uT - uTp);
+            }
         }
     }
 
