@@ -892,7 +892,9 @@ typedef struct book {
 
 /* one step with the book checked: the step's trapezoidal work computed here
  * from the stresses equals du + damage + plast + broken to 1e-12 of the
- * step's energy scale (the stored energies at both ends and the terms) */
+ * step's energy scale: the largest of the work, the stored energies at both
+ * ends, the booked terms and, with a confinement, the terms u is the
+ * difference of (sigma0^2/2kN and |sigma0 eps_geo|) */
 static int booked_step(const grit_cpm_phys *P, const grit_cpm_opts *O, bool coh, grit_cpm_state *st, double eps,
                        double d0, double d1, book *bk)
 {
@@ -980,8 +982,9 @@ static void test_energy_closure_random(void)
                 if (st.epsNPl != 0) plastic++;
                 if (st.omega > 0 && coh) damaged++;
                 if (st.sigmaNv != 0) viscous++;
-                if (fabs(st.epsT[0]) > 0 && O.shear_strain_return &&
-                    fabs(hypot(st.sigmaT[0], st.sigmaT[1]) - grit_cpm_yield_radius(&O, &P, st.sigmaN + P.sigma0 - st.sigmaNv, fmin(st.omega, 1))) < 1e-6)
+                const double sint = st.sigmaN + P.sigma0 - st.sigmaNv; /* the stress the surface sees */
+                const double r = grit_cpm_yield_radius(&O, &P, sint, fmin(st.omega, 1));
+                if (st.epsT[0] != 0 && O.shear_strain_return && fabs(hypot(st.sigmaT[0], st.sigmaT[1]) - r) < 1e-6)
                     returned++;
                 if (rc == GRIT_CPM_DELETE) { /* a new contact at the current position */
                     deleted++;
