@@ -113,7 +113,7 @@ double grit_cpm_kappa_of_omega(int dam_law, double omega, double eps0, double ep
  * stress (before the viscous overstress and the confinement post-adjustment) */
 double grit_cpm_yield_radius(const grit_cpm_opts *O, const grit_cpm_phys *P, double sigmaN, double omega);
 /* Solve ln(e^b + c e^(N b)) = 0 by Newton from b = 0, stopping at |F| < 1e-12, at most 20 evaluations
- * (Woo's algorithm). Returns 0 and *beta, or -1 if it did not converge or c < 0, N <= 0 or an argument is
+ * (Woo's iteration and stopping rule, evaluated with expm1/log1p). Returns 0 and *beta, or -1 if it did not converge or c < 0, N <= 0 or an argument is
  * not finite. iters (may be NULL) receives the number of Newton updates; trace (may be NULL, room for
  * 21) the iterates, trace[0] = 0. c = 0 gives beta = 0 without an update. */
 int grit_cpm_solve_beta(double c, double N, double *beta, int *iters, double *trace);
