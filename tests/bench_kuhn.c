@@ -190,7 +190,7 @@ static __attribute__((noinline)) double time_law(const rec *R, const grit_law_ct
     grit_l6geom g[BLOCK];
     grit_frictphys p[BLOCK];
     double x[BLOCK * GRIT_KUHN_EXT_N];
-    grit_law_energy E = {0, 0, 0, 0, 0};
+    grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     double best = INFINITY, best_copy = INFINITY;
     for (int run = 0; run < 5; run++) {
         double tc = 0, tl = 0;

@@ -767,7 +767,7 @@ static void test_checks(void)
     P.dam_law = GRIT_CPM_DAMLAW_LINEAR;
     expect_bad(&P, &O0, "epsf = 5e-05", "> eps0 = 0.0001");
     P.epsf = 1e-4;
-    expect_bad(&P, &O0, "epsf", "relDuctility > 1");
+    expect_bad(&P, &O0, "epsf", "rel_ductility > 1");
     /* rate exponents: needed only when the time is positive */
     P = P0;
     P.dmg_tau = 1000;

@@ -14,7 +14,7 @@ static double t19_run(double kt, grit_frictphys *p)
     grit_l6geom g = {.ex = v3(1, 0, 0), .ey = v3(0, -1, 0), .uN = -1e-3, .vel = v3(0, 0.5, 0), .angvel = v3(1, 2, 0)};
     grit_contact_cold cold = {{0.1, 0.1}, 0.0, NAN, 0};
     *p = (grit_frictphys){.kn = 1e5, .kt = kt, .tan_phi = 0.5};
-    grit_law_energy E = {0, 0, 0, 0, 0};
+    grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     for (int k = 0; k < 10; k++) {
         E.elast = 0; /* a resettable entry: the contact loop books the current value each step */
         CHECK(law_linel6(&L, &g, p, &cold, k == 0, true, &E, NULL, NULL));

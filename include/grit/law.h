@@ -26,7 +26,8 @@
 
 /* Contact physics: what a material pair's Cp2 functor makes. */
 #define GRIT_PHYS_TYPES(X) \
-    X(FRICTPHYS, "FrictPhys")
+    X(FRICTPHYS, "FrictPhys")   \
+    X(CONCRETEPHYS, "ConcretePhys")
 
 typedef enum grit_phys_type {
 #define GRIT_PHYS_ENUM(U, name) GRIT_PHYS_##U,
@@ -40,7 +41,8 @@ typedef enum grit_phys_type {
 #define GRIT_LAWS(X)                                                            \
     X(IDEALELPL, idealelpl, FRICTPHYS, "Law2_L6Geom_FrictPhys_IdealElPl")      \
     X(LINEL6, linel6, FRICTPHYS, "Law2_L6Geom_FrictPhys_LinEl6")               \
-    X(KUHN, kuhn, FRICTPHYS, "Law2_L6Geom_FrictPhys_Kuhn")
+    X(KUHN, kuhn, FRICTPHYS, "Law2_L6Geom_FrictPhys_Kuhn")                     \
+    X(CPM, cpm, CONCRETEPHYS, "Law2_L6Geom_ConcretePhys")
 
 typedef enum grit_law {
 #define GRIT_LAW_ENUM(U, l, phys, name) GRIT_LAW_##U,
@@ -80,6 +82,30 @@ typedef enum grit_law {
     X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
       "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
 
+#define GRIT_CPM_PARAMS(X) \
+    X(choice, yield_surface, 3, "-", 0, 3, 0, "lin|parab|log|loglin", \
+      "CPM: yield surface of the shear stress: linear (Mohr-Coulomb), parabolic, logarithmic, or logarithmic in " \
+      "compression and linear in tension (docs/concrete.md)") \
+    X(double, yield_log_speed, 0.1, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "CPM: how fast the logarithmic yield surface departs from the linear one (Y0)") \
+    X(double, eps_soft, -3e-3, "-", -INFINITY, INFINITY, 0, NULL, \
+      "CPM: normal strain at which compressive plasticity starts (>= 0: no compressive plasticity)") \
+    X(double, rel_kn_soft, 0.3, "-", -INFINITY, INFINITY, 0, NULL, \
+      "CPM: tangent modulus of the compressive plastic branch relative to the normal modulus (0: perfectly plastic)") \
+    X(double, omega_threshold, 1.0, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "CPM: a cohesive contact in tension is deleted when its damage exceeds this (>= 1: never for the " \
+      "exponential law)") \
+    X(choice, ref_length, 0, "-", 0, 1, 0, "radii|distance", \
+      "CPM: reference length of the strains: the sum of the radii (Woo) or the distance at creation (the thesis, " \
+      "Yade)") \
+    X(flag, shear_strain_return, true, "-", 0, 1, 0, NULL, \
+      "CPM: scale the shear strain back onto the yield surface after a plastic return (the thesis, Yade); false: " \
+      "Woo (shear is then a capped elastic spring)") \
+    X(flag, iso_pre_adjust, true, "-", 0, 1, 0, NULL, \
+      "CPM: isotropic confinement also shifts the strain the law sees (the thesis, Yade); false: Woo (only the " \
+      "applied stress is shifted)") \
+    X(int, cohesive_steps, 10, "steps", -1, 2e9, 0, NULL, \
+      "CPM: contacts made before this step are cohesive, later ones are not (-1: all are cohesive, 0: none)")
 /* clang-format on */
 
 typedef struct grit_idealelpl_def {
@@ -91,16 +117,23 @@ typedef struct grit_linel6_def {
 typedef struct grit_kuhn_def {
     GRIT_KUHN_PARAMS(GRIT_PARAM_FIELD)
 } grit_kuhn_def;
+typedef struct grit_cpm_def {
+    GRIT_CPM_PARAMS(GRIT_PARAM_FIELD)
+} grit_cpm_def;
 
 /* Values of the choices. */
 enum { GRIT_PLAST_BOOK_TRAPEZOID = 0, GRIT_PLAST_BOOK_RETURN = 1 };
+enum { GRIT_YIELD_LIN = 0, GRIT_YIELD_PARAB, GRIT_YIELD_LOG, GRIT_YIELD_LOGLIN };
+enum { GRIT_REF_LENGTH_RADII = 0, GRIT_REF_LENGTH_DISTANCE = 1 };
 
 grit_idealelpl_def grit_default_idealelpl_def(void);
 grit_linel6_def grit_default_linel6_def(void);
 grit_kuhn_def grit_default_kuhn_def(void);
+grit_cpm_def grit_default_cpm_def(void);
 extern const grit_param_table grit_idealelpl_param_table;
 extern const grit_param_table grit_linel6_param_table;
 extern const grit_param_table grit_kuhn_param_table;
+extern const grit_param_table grit_cpm_param_table;
 
 /* Every law's parameters, as a scene holds them. */
 typedef struct grit_law_defs {

@@ -32,7 +32,8 @@
 
 /* X(UPPER, lower, Woo's class name) -- the order is kept in restart files. */
 #define GRIT_MATERIAL_TYPES(X)           \
-    X(FRICTMAT, frictmat, "FrictMat")
+    X(FRICTMAT, frictmat, "FrictMat")    \
+    X(CONCRETEMAT, concretemat, "ConcreteMat")
 
 typedef enum grit_material_type {
 #define GRIT_MAT_ENUM(U, l, name) GRIT_MAT_##U,
@@ -51,6 +52,34 @@ typedef enum grit_material_type {
       "contact law of this material's FrictPhys contacts: linear elastic-perfectly plastic (Cundall), six-DoF " \
       "linear elastic, or Kuhn's refined linear-frictional law")
 
+/* ConcreteMat: the concrete particle model's material (docs/concrete.md).
+ * Defaults: the uniaxial example of the model's author (normal concrete). */
+#define GRIT_CONCRETEMAT_PARAMS(X) \
+    X(double, density, 4800.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "mass density (twice concrete's: the spheres fill about half the volume)") \
+    X(double, young, 24e9, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "normal modulus k_N of the contacts (not the specimen's Young's modulus, docs/concrete.md)") \
+    X(double, kt_div_kn, 0.2, "-", 0.0, INFINITY, 0, NULL, \
+      "shear to normal modulus ratio k_T/k_N (sets the specimen's Poisson ratio)") \
+    X(double, tan_phi, 0.8, "-", 0.0, INFINITY, 0, NULL, "friction coefficient of the yield surface") \
+    X(double, sigma_t, 3.5e6, "Pa", 0.0, INFINITY, 0, NULL, "undamaged shear cohesion c_T0 of the yield surface") \
+    X(double, eps_crack_onset, 1e-4, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "normal strain at which damage starts (end of the linear range in tension)") \
+    X(double, rel_ductility, 30.0, "-", 1.0, INFINITY, 0, NULL, \
+      "softening strain relative to the crack-onset strain (> 1 with the linear damage law)") \
+    X(choice, dam_law, 1, "-", 0, 1, 0, "linear|exp", "damage evolution: linear or exponential softening") \
+    X(flag, never_damage, false, "-", 0, 1, 0, NULL, "cohesive contacts never damage (elastic calibration)") \
+    X(double, dmg_tau, -1.0, "s", -INFINITY, INFINITY, 0, NULL, "visco-damage characteristic time (<= 0: off)") \
+    X(double, dmg_rate_exp, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "visco-damage exponent (> 0 when dmg_tau > 0)") \
+    X(double, pl_tau, -1.0, "s", -INFINITY, INFINITY, 0, NULL, "visco-plasticity characteristic time (<= 0: off)") \
+    X(double, pl_rate_exp, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "visco-plasticity exponent (> 0 when pl_tau > 0)") \
+    X(double, iso_prestress, 0.0, "Pa", -INFINITY, 0.0, 0, NULL, \
+      "isotropic confinement of the contacts, negative = compression (0: none)") \
+    X(double, equiv_strain_shear, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "weight of the shear strain in the equivalent strain that drives damage (0: normal strain only)")
+
 /* Per-pair override of the contact parameters of FrictPhys contacts (Woo's
  * MatchMaker idea): every value that is not NaN replaces the one derived
  * from the two materials; `law` (when not auto) picks the law. */
@@ -66,13 +95,20 @@ typedef enum grit_material_type {
 typedef struct grit_frictmat_def {
     GRIT_FRICTMAT_PARAMS(GRIT_PARAM_FIELD)
 } grit_frictmat_def;
+typedef struct grit_concretemat_def {
+    GRIT_CONCRETEMAT_PARAMS(GRIT_PARAM_FIELD)
+} grit_concretemat_def;
 typedef struct grit_pair_def {
     GRIT_PAIR_PARAMS(GRIT_PARAM_FIELD)
 } grit_pair_def;
 
+enum { GRIT_DAM_LAW_LINEAR = 0, GRIT_DAM_LAW_EXP = 1 };
+
 grit_frictmat_def grit_default_frictmat_def(void);
+grit_concretemat_def grit_default_concretemat_def(void);
 grit_pair_def grit_default_pair_def(void);
 extern const grit_param_table grit_frictmat_param_table;
+extern const grit_param_table grit_concretemat_param_table;
 extern const grit_param_table grit_pair_param_table;
 
 /* Material type `type`'s names ("frictmat", "FrictMat") and parameter table

@@ -152,6 +152,7 @@ const grit_scene_def *grit_scene_get_def(const grit_scene *s);
  * dam_law). */
 int grit_add_material(grit_scene *s, int type, const void *def);
 int grit_add_frictmat(grit_scene *s, const grit_frictmat_def *def);
+int grit_add_concretemat(grit_scene *s, const grit_concretemat_def *def);
 /* The type of material `mat` (or a negative status), and a copy of its
  * definition into def (size: sizeof its grit_<type>_def). */
 int grit_get_material_type(const grit_scene *s, int mat);
@@ -245,6 +246,7 @@ typedef struct grit_contact_info {
     grit_vec3 force_global; /* force on A, global */
     double kn, kt, tan_phi, cn;
     double lens[2], area;
+    int law;             /* the contact's law (grit_law) */
 } grit_contact_info;
 
 int grit_contact_count(const grit_scene *s); /* real contacts */

@@ -83,7 +83,7 @@ class ContactInfo(ctypes.Structure):
     _fields_ = [("id_a", c_int), ("id_b", c_int), ("normal", Vec3), ("ey", Vec3), ("ez", Vec3), ("point", Vec3),
                 ("uN", c_double), ("vel", Vec3), ("angvel", Vec3), ("force", Vec3), ("torque", Vec3),
                 ("force_global", Vec3), ("kn", c_double), ("kt", c_double), ("tan_phi", c_double), ("cn", c_double),
-                ("lens", c_double * 2), ("area", c_double)]
+                ("lens", c_double * 2), ("area", c_double), ("law", c_int)]
 
 
 class Stats(ctypes.Structure):

@@ -622,6 +622,24 @@ class Contacts(_Views):
             out[name] = v.tuple() if isinstance(v, _lib.Vec3) else (tuple(v) if name == "lens" else v)
         return out
 
+    def concrete(self):
+        """The state of the concrete law's contacts as NumPy views of the engine's memory (columns of
+        ``ext``), one row per candidate pair like the other views; valid where ``real`` and ``law == cpm``
+        (``mask``): omega (damage), kappa, eps_n, eps_n_pl, eps_t (n, 2), sigma_n, sigma_t (n, 2) [Pa],
+        cohesive (1.0/0.0), ref_length [m], rel_residual_strength, stored energy density u [J/m^3].
+        docs/concrete.md explains each."""
+        c = _LIB.const
+        ext = self.ext
+        if ext.ndim != 2 or ext.shape[1] < c["GRIT_LAW_CPM_EXT_N"]:
+            raise StateError("no contact of this scene can use the concrete law (no pair of ConcreteMats)")
+        col = {"omega": "OMEGA", "kappa": "KAPPA", "eps_n": "EPS_N", "eps_n_pl": "EPS_N_PL", "sigma_n": "SIGMA_N",
+               "cohesive": "COHESIVE", "ref_length": "L", "rel_residual_strength": "RRES", "u": "U"}
+        out = {k: ext[:, c["GRIT_CPM_X_" + v]] for k, v in col.items()}
+        for k, v in (("eps_t", "EPS_T"), ("sigma_t", "SIGMA_T")):
+            out[k] = ext[:, c["GRIT_CPM_X_" + v]:c["GRIT_CPM_X_" + v] + 2]
+        out["mask"] = self.real & (self.law.copy() == c["GRIT_LAW_CPM"])
+        return out
+
     def find(self, id_a, id_b):
         """Index (for contacts[i]) of the real contact between two particles, or None."""
         k = _LIB.grit_contact_find(self._scene._p(), _check_id(id_a), _check_id(id_b))

@@ -24,7 +24,9 @@ def header_params(macro):
                                              ("GRIT_PAIR_PARAMS", "pair", None),
                                              ("GRIT_IDEALELPL_PARAMS", "idealelpl", "Scene"),
                                              ("GRIT_LINEL6_PARAMS", "linel6", "Scene"),
-                                             ("GRIT_KUHN_PARAMS", "kuhn", "Scene")])
+                                             ("GRIT_KUHN_PARAMS", "kuhn", "Scene"),
+                                             ("GRIT_CONCRETEMAT_PARAMS", "concretemat", "ConcreteMat"),
+                                             ("GRIT_CPM_PARAMS", "cpm", "Scene")])
 def test_every_declared_parameter_is_exported(macro, group, cls):
     names = header_params(macro)
     assert names, macro

@@ -10,6 +10,7 @@
 
 #include "cg2/all.h"
 #include "contact/contact_block.h"
+#include "contact/ss_cpm_simd.h"
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
@@ -69,6 +70,7 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
         const bool track = s->def.track_energy;
         if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
     }
     switch (kind) {
 #define CASE(K, fn, A, B, name) \
@@ -106,7 +108,7 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
 
 int grit_contact_loop(grit_scene *s)
 {
-    grit_law_energy E = {0, 0, 0, 0, 0};
+    grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     grit_contacts *C = &s->c;
     int n_real = 0;
     if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
@@ -128,6 +130,12 @@ int grit_contact_loop(grit_scene *s)
         n_real += r;
     }
     s->c.n_real = n_real;
+    s->cpm_broken += E.cohesive_broken;
+    if (E.failed)
+        return grit_fail(s, GRIT_ENUMERIC,
+                         "step %ld: the concrete law's scalar solver did not converge on %d contact%s (visco-damage or "
+                         "visco-plasticity parameters out of its reach: dmg_tau, dmg_rate_exp, pl_tau, pl_rate_exp)",
+                         s->step, E.failed, E.failed == 1 ? "" : "s");
     if (s->def.track_energy) {
         s->energy[GRIT_E_ELAST] += E.elast;
         s->energy[GRIT_E_PLAST] += E.plast;

@@ -47,6 +47,7 @@ static void fill_info(const grit_scene *s, int k, grit_contact_info *in)
     in->lens[0] = c->lens[0];
     in->lens[1] = c->lens[1];
     in->area = c->area;
+    in->law = p->law;
 }
 
 int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info)

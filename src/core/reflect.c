@@ -10,6 +10,7 @@
 #include "grit/shapes.h"
 #include "grit/stl.h"
 #include "grit/tester.h"
+#include "law2/cpm.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
 typedef struct group {
@@ -87,6 +88,8 @@ typedef struct constant {
 } constant;
 
 #define K(name) {#name, (long)(name)},
+/* columns of the concrete law's state in a contact's ext doubles (law2/cpm.h) */
+#define CPM_COL(name, field) {"GRIT_CPM_X_" #name, (long)(GRIT_CPM_X_STATE + offsetof(grit_cpm_state, field) / sizeof(double))},
 static const constant constants[] = {
     K(GRIT_OK) K(GRIT_EINVAL) K(GRIT_ENOMEM) K(GRIT_ESTATE) K(GRIT_EIO) K(GRIT_EFORMAT) K(GRIT_ENUMERIC)
 #define SHAPE_K(U, l) K(GRIT_SHAPE_##U)
@@ -99,6 +102,10 @@ static const constant constants[] = {
     K(GRIT_BLOCK_ALL)
     K(GRIT_MASK_PARTICLE) K(GRIT_MASK_BOUNDARY) K(GRIT_MASK_LONE)
     K(GRIT_E_COUNT) K(GRIT_E_DAMAGE)
+    K(GRIT_CPM_X_PAIR) K(GRIT_CPM_X_COHESIVE) K(GRIT_CPM_X_L) K(GRIT_LAW_CPM_EXT_N)
+    CPM_COL(EPS_N, epsN) CPM_COL(EPS_T, epsT) CPM_COL(KAPPA, kappa) CPM_COL(OMEGA, omega) CPM_COL(EPS_N_PL, epsNPl)
+    CPM_COL(EPS_D, epsd) CPM_COL(SIGMA_N, sigmaN) CPM_COL(SIGMA_T, sigmaT) CPM_COL(SIGMA_NV, sigmaNv)
+    CPM_COL(RRES, rres) CPM_COL(U, u)
     K(GRIT_PT_double) K(GRIT_PT_int) K(GRIT_PT_flag) K(GRIT_PT_vec3) K(GRIT_PT_choice)
     K(GRIT_P_NAN_OK) K(GRIT_P_MIN_EXCL) K(GRIT_P_MAX_EXCL)
     K(GRIT_ARRAYS_PARTICLES) K(GRIT_ARRAYS_CONTACTS) K(GRIT_CONTACT_REAL)

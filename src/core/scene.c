@@ -76,6 +76,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
+    free(s->cpm_phys);
     free(s->local6);
     free(s);
 }

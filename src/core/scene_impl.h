@@ -222,7 +222,11 @@ struct grit_scene {
     /* resolved pair table [n_mats*n_mats] */
     grit_matpair *pair_table;
     int pair_table_n;
+    /* ConcretePhys constants per material pair [n_mats*n_mats] (entries of
+     * other pairs unused), for the CPM law (cp2/concretephys.c) */
+    struct grit_cpm_phys *cpm_phys;
     grit_law_defs laws; /* every law's parameters */
+    long cpm_broken;    /* cohesive CPM contacts removed by the law (grit/concrete.h) */
     bool laws_check;    /* materials or law parameters changed: check them at the next step */
 
     long step;

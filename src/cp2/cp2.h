@@ -10,10 +10,12 @@
 #ifndef GRIT_CP2_H
 #define GRIT_CP2_H
 
-#include "core/scene_impl.h"
+#include "cg2/cg2.h"
 
 #define GRIT_CP2_LIST(X)                     \
-    X(FRICTMAT, FRICTMAT, FRICTPHYS)
+    X(FRICTMAT, FRICTMAT, FRICTPHYS)         \
+    X(FRICTMAT, CONCRETEMAT, FRICTPHYS)      \
+    X(CONCRETEMAT, CONCRETEMAT, CONCRETEPHYS)
 
 /* Physics of each pair of material types, generated from the list: 0 for
  * no functor, else the grit_phys_type + 1. */
@@ -32,5 +34,16 @@ int grit_cp2_find(const uint8_t table[GRIT_MAT_COUNT][GRIT_MAT_COUNT], int ta, i
  * Zeroes the force and torque. */
 void grit_cp2_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
                         grit_frictphys *p);
+
+/* Cp2_ConcreteMat_ConcretePhys (docs/concrete.md): the constants of every
+ * pair of ConcreteMats, combined once when the materials change (one
+ * material: its own values; two: the means of each, the product of the mean
+ * moduli and ratios), into s->cpm_phys[mat_a * n + mat_b]. Refuses two
+ * ConcreteMats with different dam_law (GRIT_EINVAL, message naming both). */
+int grit_cp2_prepare(grit_scene *s);
+/* The contact's constants, the reference length, the cohesive flag and the
+ * initial state of the CPM law (law2/cpm.h: the layout of ext). */
+void grit_cp2_concretephys(const grit_scene *s, int mat_a, int mat_b, const grit_cg2_out *o,
+                           grit_contact_cold *cold, grit_frictphys *p, double *ext);
 
 #endif

@@ -227,6 +227,8 @@ static void sec_contacts(sink *k, const grit_scene *s)
     put_real_only(k, "phys", sizeof *c->phys, c->phys, c);
     put_real_only(k, "cold", sizeof *c->cold, c->cold, c);
     put_real_only(k, "ext", sizeof(double) * (size_t)c->ext_n, c->ext, c);
+    const int64_t broken = s->cpm_broken;
+    PUT_ARRAY(k, "cpmbrk", &broken, 1);
 }
 
 static void sec_local6(sink *k, const grit_scene *s) { PUT_ARRAY(k, "local6", s->local6, s->n_local6); }

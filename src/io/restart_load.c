@@ -506,6 +506,12 @@ static int load_contacts(loader *L)
         c->cap_pot = npot;
     }
     if (TAKE(L, a, na, "pot", c->pot, npot)) return -1;
+    if (L->version >= 3) {
+        int64_t broken;
+        if (take_array(L, a, na, "cpmbrk", sizeof broken, 1, &broken)) return -1;
+        if (broken < 0) return fail(L, "section CONT: %lld broken concrete contacts", (long long)broken);
+        s->cpm_broken = (long)broken;
+    }
     c->n_pot = npot;
     if (load_blocks(L, a, na) || no_extra_arrays(L, a, na)) return -1;
     c->n_promoted = 0;

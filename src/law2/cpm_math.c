@@ -399,23 +399,23 @@ int grit_cpm_update(const grit_cpm_phys *P, const grit_cpm_opts *O, bool cohesiv
 int grit_cpm_phys_check(const grit_cpm_phys *P, char *err, size_t len)
 {
     if (!(P->kN > 0) || !isfinite(P->kN))
-        BAD("concrete: kN = %g must be > 0 and finite (Pa; the normal modulus, material young)", P->kN);
+        BAD("concrete: kN = %g must be > 0 and finite (Pa; the normal modulus, ConcreteMat young)", P->kN);
     if (!(P->kT >= 0) || !isfinite(P->kT))
-        BAD("concrete: kT = %g must be >= 0 and finite (Pa; the shear modulus, young*ktDivKn)", P->kT);
+        BAD("concrete: kT = %g must be >= 0 and finite (Pa; the shear modulus, young*kt_div_kn)", P->kT);
     if (!(P->tan_phi >= 0) || !isfinite(P->tan_phi))
         BAD("concrete: tan_phi = %g must be >= 0 and finite (the friction of the yield surface)", P->tan_phi);
     if (!(P->cT0 >= 0) || !isfinite(P->cT0))
-        BAD("concrete: cT0 = %g must be >= 0 and finite (Pa; the undamaged cohesion, material sigmaT)", P->cT0);
+        BAD("concrete: cT0 = %g must be >= 0 and finite (Pa; the undamaged cohesion, ConcreteMat sigma_t)", P->cT0);
     if (!(P->eps0 > 0) || !isfinite(P->eps0))
-        BAD("concrete: eps0 = %g must be > 0 and finite (the crack-onset strain epsCrackOnset)", P->eps0);
+        BAD("concrete: eps0 = %g must be > 0 and finite (the crack-onset strain, ConcreteMat eps_crack_onset)", P->eps0);
     if (P->dam_law != GRIT_CPM_DAMLAW_LINEAR && P->dam_law != GRIT_CPM_DAMLAW_EXP)
         BAD("concrete: dam_law = %d must be 1 (exponential softening) or 0 (linear softening)", P->dam_law);
     if (!isfinite(P->epsf))
-        BAD("concrete: epsf = %g must be finite (eps0*relDuctility)", P->epsf);
+        BAD("concrete: epsf = %g must be finite (eps_crack_onset*rel_ductility)", P->epsf);
     if (P->dam_law == GRIT_CPM_DAMLAW_LINEAR && !(P->epsf > P->eps0))
-        BAD("concrete: epsf = %g must be > eps0 = %g for the linear damage law (relDuctility > 1)", P->epsf, P->eps0);
+        BAD("concrete: epsf = %g must be > eps0 = %g for the linear damage law (rel_ductility > 1)", P->epsf, P->eps0);
     if (!(P->epsf > 0))
-        BAD("concrete: epsf = %g must be > 0 for the exponential damage law (eps0*relDuctility, relDuctility > 0)",
+        BAD("concrete: epsf = %g must be > 0 for the exponential damage law (eps_crack_onset*rel_ductility, rel_ductility > 0)",
             P->epsf);
     if (!isfinite(P->dmg_tau))
         BAD("concrete: dmg_tau = %g must be finite (s; <= 0 switches visco-damage off)", P->dmg_tau);
@@ -428,11 +428,11 @@ int grit_cpm_phys_check(const grit_cpm_phys *P, char *err, size_t len)
         BAD("concrete: pl_rate_exp = %g must be > 0 and finite when pl_tau = %g > 0 (visco-plasticity on)",
             P->pl_rate_exp, P->pl_tau);
     if (!(P->sigma0 <= 0) || !isfinite(P->sigma0))
-        BAD("concrete: sigma0 = %g must be <= 0 and finite (Pa; the isotropic confinement isoPrestress, "
+        BAD("concrete: sigma0 = %g must be <= 0 and finite (Pa; the isotropic confinement, ConcreteMat iso_prestress, "
             "compression negative, 0 = off)",
             P->sigma0);
     if (!(P->xi1 >= 0) || !isfinite(P->xi1))
-        BAD("concrete: xi1 = %g must be >= 0 and finite (the shear weight of the equivalent strain)", P->xi1);
+        BAD("concrete: xi1 = %g must be >= 0 and finite (the shear weight of the equivalent strain, ConcreteMat equiv_strain_shear)", P->xi1);
     return 0;
 }
 
@@ -459,8 +459,8 @@ int grit_cpm_check(const grit_cpm_phys *P, const grit_cpm_opts *O, char *err, si
     if (grit_cpm_phys_check(P, err, len) || grit_cpm_opts_check(O, err, len)) return -1;
     if (O->iso_pre_adjust && P->sigma0 < 0 && O->eps_soft < 0 && P->sigma0 < P->kN * O->eps_soft &&
         !(O->rel_kn_soft > 0 && O->rel_kn_soft <= 1))
-        BAD("concrete: rel_kn_soft = %g must be in (0, 1] when the confinement sigma0 = %g Pa is beyond "
-            "kN*eps_soft = %g Pa (the pre-adjustment strain is taken from the hardening line)",
+        BAD("concrete: rel_kn_soft = %g must be in (0, 1] when the confinement iso_prestress = %g Pa is beyond "
+            "young*eps_soft = %g Pa (the pre-adjustment strain is taken from the hardening line)",
             O->rel_kn_soft, P->sigma0, P->kN * O->eps_soft);
     return 0;
 }

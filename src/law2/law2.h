@@ -16,6 +16,7 @@
 
 #include "cg2/cg2.h"
 #include "cp2/cp2.h"
+#include "law2/cpm_math.h"
 #include "law2/kuhn_math.h"
 
 typedef struct grit_law_ctx {
@@ -25,13 +26,30 @@ typedef struct grit_law_ctx {
     bool plast_return; /* plast_book=return: the spec's fy (ft - fy) / kt */
     double char_len;
     grit_kuhn_opt kuhn;
+    grit_cpm_opts cpm;                    /* the CPM law's parameters */
+    const grit_cpm_phys *cpm_phys;        /* ConcretePhys constants per material pair */
+    int cpm_ref_length;                   /* GRIT_REF_LENGTH_* */
 } grit_law_ctx;
 
 /* Energy increments of one contact-loop pass (summed serially, so the
  * result is independent of anything but the contact order). */
 typedef struct grit_law_energy {
     double elast, plast, visc, broken, damage;
+    int failed; /* contacts whose law could not be evaluated (the CPM solver); the step fails */
+    int cohesive_broken; /* cohesive CPM contacts the law removed */
 } grit_law_energy;
+
+/* The CPM law's parameters as its mathematics takes them. */
+static inline grit_cpm_opts grit_cpm_opts_from(const grit_cpm_def *d)
+{
+    return (grit_cpm_opts){.yield_surface = d->yield_surface,
+                           .yield_log_speed = d->yield_log_speed,
+                           .eps_soft = d->eps_soft,
+                           .rel_kn_soft = d->rel_kn_soft,
+                           .omega_threshold = d->omega_threshold,
+                           .shear_strain_return = d->shear_strain_return,
+                           .iso_pre_adjust = d->iso_pre_adjust};
+}
 
 static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
 {
@@ -50,7 +68,10 @@ static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
                                    .turn = ku->kuhn_turn,
                                    .projection = ku->kuhn_projection,
                                    .twirl = ku->kuhn_twirl,
-                                   .work = ku->kuhn_work}};
+                                   .work = ku->kuhn_work},
+                          .cpm = grit_cpm_opts_from(&s->laws.cpm),
+                          .cpm_phys = s->cpm_phys,
+                          .cpm_ref_length = s->laws.cpm.ref_length};
 }
 
 /* The create_<law> of the laws of FrictPhys: Cp2_FrictMat_FrictPhys. */

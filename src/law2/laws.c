@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/scene_impl.h"
+#include "law2/law2.h"
 
 #define DEFAULT_FN(U, l, phys, name) \
     grit_##l##_def grit_default_##l##_def(void) { return (grit_##l##_def){GRIT_##U##_PARAMS(GRIT_PARAM_DEFAULT)}; }
@@ -16,6 +17,7 @@ GRIT_LAWS(DEFAULT_FN)
 #define L_INFO_IDEALELPL(...) GRIT_PARAM_INFO(grit_idealelpl_def, __VA_ARGS__)
 #define L_INFO_LINEL6(...) GRIT_PARAM_INFO(grit_linel6_def, __VA_ARGS__)
 #define L_INFO_KUHN(...) GRIT_PARAM_INFO(grit_kuhn_def, __VA_ARGS__)
+#define L_INFO_CPM(...) GRIT_PARAM_INFO(grit_cpm_def, __VA_ARGS__)
 GRIT_LAWS(TABLE)
 #undef TABLE
 
@@ -76,6 +78,10 @@ int grit_set_law_def(grit_scene *s, int law, const void *def, size_t size)
     int rc = check_size(s, law, def, size, "grit_set_law_def");
     if (rc) return rc;
     if (grit_param_validate(laws[law].table, def, s->err, sizeof s->err)) return GRIT_EINVAL;
+    if (law == GRIT_LAW_CPM) { /* ranges that depend on each other */
+        const grit_cpm_opts o = grit_cpm_opts_from(def);
+        if (grit_cpm_opts_check(&o, s->err, sizeof s->err)) return GRIT_EINVAL;
+    }
     memcpy((char *)&s->laws + laws[law].offset, def, size);
     s->laws_check = true;
     return GRIT_OK;

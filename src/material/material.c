@@ -6,6 +6,7 @@
 #include "core/storage.h"
 #include "cg2/cg2.h"
 #include "cp2/cp2.h"
+#include "law2/law2.h"
 #include "material/material.h"
 
 const grit_material_class *const grit_material_classes[GRIT_MAT_COUNT] = {
@@ -122,9 +123,14 @@ int grit_add_material(grit_scene *s, int type, const void *def)
     memcpy(&m->u, def, mc->def_size);
     s->n_mats++;
     int rc = rebuild_pair_table(s);
-    if (rc != GRIT_OK) {
+    if (rc == GRIT_OK) rc = grit_cp2_prepare(s);
+    if (rc != GRIT_OK) { /* as it was; the message of the failure stays */
+        char msg[sizeof s->err];
+        memcpy(msg, s->err, sizeof msg);
         s->n_mats--;
         rebuild_pair_table(s);
+        grit_cp2_prepare(s);
+        memcpy(s->err, msg, sizeof msg);
         return rc;
     }
     return s->n_mats - 1;
@@ -133,6 +139,11 @@ int grit_add_material(grit_scene *s, int type, const void *def)
 int grit_add_frictmat(grit_scene *s, const grit_frictmat_def *def)
 {
     return grit_add_material(s, GRIT_MAT_FRICTMAT, def);
+}
+
+int grit_add_concretemat(grit_scene *s, const grit_concretemat_def *def)
+{
+    return grit_add_material(s, GRIT_MAT_CONCRETEMAT, def);
 }
 
 int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
@@ -235,6 +246,11 @@ int grit_materials_check(grit_scene *s)
                                "materials %d and %d: %s, but particles of both may collide (give them masks that "
                                "do not meet)",
                                a, b, msg);
+            } else if (e->law == GRIT_LAW_CPM) { /* the pair's constants with the law's parameters */
+                char msg[400];
+                const grit_cpm_opts o = grit_cpm_opts_from(&s->laws.cpm);
+                if (grit_cpm_check(&s->cpm_phys[a * n + b], &o, msg, sizeof msg))
+                    rc = grit_fail(s, GRIT_EINVAL, "ConcreteMats %d and %d with the law cpm: %s", a, b, msg);
             } else if (e->law == GRIT_LAW_LINEL6 && !(s->laws.linel6.char_len > 0)) {
                 rc = grit_fail(s, GRIT_EINVAL,
                                "parameter 'char_len' = %g is out of range: the linel6 law (materials %d and %d) needs "
