@@ -53,7 +53,7 @@ typedef struct param_group {
     void *def;
 } param_group;
 
-enum { MAX_GROUPS = 6, MAX_TEXTS = 6 };
+enum { MAX_GROUPS = 6 + GRIT_LAW_COUNT, MAX_TEXTS = 6 };
 
 typedef struct job job;
 
@@ -88,6 +88,7 @@ struct job {
     int n_texts;
     run_def run;
     grit_scene_def scene;
+    grit_law_defs laws; /* every law's parameters, set on the scene after build */
     text_param out;
     text_param save;
     char out_default[64];

@@ -50,6 +50,7 @@ int job_init(job *j, const preproc *p)
     j->pre = p;
     j->run = (run_def){GRIT_RUN_PARAMS(GRIT_PARAM_DEFAULT)};
     j->scene = grit_default_scene_def();
+    j->laws = grit_default_law_defs();
     snprintf(j->out_default, sizeof j->out_default, "%s-out", p->name);
     j->out = (text_param){"out", j->out_default,
                           "output folder; written as OUT.partial and renamed to OUT when the run completes", NULL};
@@ -65,7 +66,19 @@ int job_init(job *j, const preproc *p)
         job_add_text(j, "run", &j->out);
         job_add_text(j, "run", &j->save);
     }
-    if (!p->load && !p->make) job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+    if (!p->load && !p->make) {
+        job_add_group(j, "scene", &grit_scene_param_table, &j->scene);
+        static char titles[GRIT_LAW_COUNT][64];
+        void *defs[GRIT_LAW_COUNT] = {
+#define LAW_DEF(U, l, phys, name) [GRIT_LAW_##U] = &j->laws.l,
+            GRIT_LAWS(LAW_DEF)
+#undef LAW_DEF
+        };
+        for (int l = 0; l < GRIT_LAW_COUNT; l++) {
+            snprintf(titles[l], sizeof titles[l], "law %s (%s)", grit_law_name(l), grit_law_woo_name(l));
+            job_add_group(j, titles[l], grit_law_param_table(l), defs[l]);
+        }
+    }
     /* one key, one meaning: a name declared in two groups is a bug here */
     int n;
     const char *const *names = all_names(j, &n);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "grit/reflect.h"
 #include "grit/io.h"
 #include "grit/restart.h"
 #include "grit/shapes.h"
@@ -164,6 +165,17 @@ static grit_scene *prepare(job *j, long *steps)
             cli_error("%s", grit_create_error());
             return NULL;
         }
+        const void *laws[GRIT_LAW_COUNT] = {
+#define LAW_DEF(U, l, phys, name) [GRIT_LAW_##U] = &j->laws.l,
+            GRIT_LAWS(LAW_DEF)
+#undef LAW_DEF
+        };
+        for (int l = 0; l < GRIT_LAW_COUNT; l++)
+            if (grit_set_law_def(s, l, laws[l], grit_reflect_def_size(grit_law_param_table(l)))) {
+                cli_error("%s", grit_last_error(s));
+                grit_scene_destroy(s);
+                return NULL;
+            }
         if (j->pre->build(j, s, err, sizeof err)) {
             cli_error("%s", err);
             grit_scene_destroy(s);

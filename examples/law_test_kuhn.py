@@ -28,8 +28,8 @@ r, E, tan_phi = 0.5, 1e7, 0.5
 
 
 def test(law):
-    scene = grit.Scene(dt=1e-3, track_energy=True, law=law)
-    mat = grit.FrictMat(young=E, density=1000, kt_div_kn=0.2, tan_phi=tan_phi)
+    scene = grit.Scene(dt=1e-3, track_energy=True)
+    mat = grit.FrictMat(young=E, density=1000, kt_div_kn=0.2, tan_phi=tan_phi, law=law)
     a = scene.add(grit.Sphere((0, 0, 0), r, mat=mat))
     b = scene.add(grit.Sphere((2 * r, 0, 0), r, mat=mat))
     tester = grit.LawTester(scene, (a, b), ab_weight=0.5, record_every=5, stages=[

@@ -19,8 +19,8 @@ import grit
 
 out = sys.argv[1] if len(sys.argv) > 1 else "out"
 r, E = 0.5, 1e7
-scene = grit.Scene(dt=1e-3, track_energy=True, law="linel6", char_len=0.1)
-mat = grit.FrictMat(young=E, density=1000, kt_div_kn=0.2)
+scene = grit.Scene(dt=1e-3, track_energy=True, char_len=0.1)  # char_len: a parameter of the law linel6
+mat = grit.FrictMat(young=E, density=1000, kt_div_kn=0.2, law="linel6")
 a = scene.add(grit.Sphere((0, 0, 0), r, mat=mat))
 b = scene.add(grit.Sphere((2 * r, 0, 0), r, mat=mat))
 

@@ -61,11 +61,11 @@ static grit_scene *build(const char *scene)
         if (sscanf(line, " \"box_Lx_m\": %lf", &L) == 1) break;
     fclose(f);
     grit_scene_def d = grit_default_scene_def();
-    d.law = GRIT_LAW_KUHN;
     d.gravity = v3(0, 0, -9.81);
     d.dt = 2.5e-6;
     grit_scene *s = grit_scene_create(&d);
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     fm.density = 2600;
     int m = grit_add_frictmat(s, &fm);
     grit_pair_def pd = grit_default_pair_def();
@@ -190,7 +190,7 @@ static __attribute__((noinline)) double time_law(const rec *R, const grit_law_ct
     grit_l6geom g[BLOCK];
     grit_frictphys p[BLOCK];
     double x[BLOCK * GRIT_KUHN_EXT_N];
-    grit_law_energy E = {0, 0, 0, 0};
+    grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     double best = INFINITY, best_copy = INFINITY;
     for (int run = 0; run < 5; run++) {
         double tc = 0, tl = 0;
@@ -237,14 +237,19 @@ typedef struct engine_cfg {
     bool refined, simd;
 } engine_cfg;
 
+/* the scene's one material (0) takes the law through its pair override */
 static void engine_set(grit_scene *s, const engine_cfg *c)
 {
     grit_scene_def d = *grit_scene_get_def(s);
-    d.law = c->law;
     d.simd = c->simd;
-    d.kuhn_fresh = d.kuhn_onset = d.kuhn_turn = c->refined;
-    d.kuhn_twirl = c->refined ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
     grit_scene_set_def(s, &d);
+    grit_kuhn_def k = grit_default_kuhn_def();
+    k.kuhn_fresh = k.kuhn_onset = k.kuhn_turn = c->refined;
+    k.kuhn_twirl = c->refined ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
+    grit_set_law_def(s, GRIT_LAW_KUHN, &k, sizeof k);
+    grit_pair_def p = grit_default_pair_def();
+    p.law = 1 + c->law;
+    grit_set_pair(s, 0, 0, &p);
 }
 
 /* One run of `steps` steps; ns per real contact of the loop alone. */

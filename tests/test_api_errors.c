@@ -102,13 +102,11 @@ static void scene_def_out_of_range(void)
     BAD(verlet_dist, NAN, "nan");
     BAD(trsf_renorm, -1, "-1");
     BAD(sort_period, -5, "-5");
-    BAD(law, 3, "= 3");
     BAD(friction_rule, 4, "= 4");
     BAD(friction_rule, -1, "-1");
+    BAD(interaction_radius, 0.5, "0.5");
+    BAD(interaction_radius, NAN, "nan");
 #undef BAD
-    d = d0;
-    d.law = GRIT_LAW_LINEL6; /* char_len must then be > 0 */
-    create_fails(d, "char_len", "-1");
     /* the defaults themselves are valid */
     grit_scene *s = grit_scene_create(&d0);
     CHECK(s != NULL);
@@ -123,10 +121,42 @@ static void scene_def_out_of_range(void)
     d = *grit_scene_get_def(s);
     d.dt_safety = -1;
     CHECK_FAILS(s, grit_scene_set_def(s, &d), GRIT_EINVAL, "dt_safety", "-1");
-    d = *grit_scene_get_def(s);
-    d.law = GRIT_LAW_LINEL6;
-    d.char_len = 0;
-    CHECK_FAILS(s, grit_scene_set_def(s, &d), GRIT_EINVAL, "char_len", "0");
+    grit_scene_destroy(s);
+}
+
+/* ---- law parameters (grit/law.h) ------------------------------------------ */
+static void law_def_out_of_range(void)
+{
+    grit_scene *s = live_scene();
+    grit_idealelpl_def ie = grit_default_idealelpl_def();
+    ie.plast_book = 2;
+    CHECK_FAILS(s, grit_set_law_def(s, GRIT_LAW_IDEALELPL, &ie, sizeof ie), GRIT_EINVAL, "plast_book", "2");
+    ie = grit_default_idealelpl_def();
+    CHECK_FAILS(s, grit_set_law_def(s, GRIT_LAW_KUHN, &ie, sizeof ie), GRIT_EINVAL, "kuhn", "bytes");
+    CHECK_FAILS(s, grit_set_law_def(s, GRIT_LAW_COUNT, &ie, sizeof ie), GRIT_EINVAL, "law", "out of range");
+    grit_kuhn_def ku = grit_default_kuhn_def();
+    ku.kuhn_twirl = 3;
+    CHECK_FAILS(s, grit_set_law_def(s, GRIT_LAW_KUHN, &ku, sizeof ku), GRIT_EINVAL, "kuhn_twirl", "3");
+    grit_linel6_def l6 = grit_default_linel6_def();
+    l6.char_len = NAN;
+    CHECK_FAILS(s, grit_set_law_def(s, GRIT_LAW_LINEL6, &l6, sizeof l6), GRIT_EINVAL, "char_len", "nan");
+    /* char_len = -1 (the default) is fine until a contact uses LinEl6: then the
+     * step is refused and nothing moves */
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.law = GRIT_LAW_LINEL6;
+    m.young = 1e7;
+    int ml = grit_add_frictmat(s, &m);
+    CHECK(ml == 1);
+    CHECK(grit_step(s, 1) == GRIT_OK); /* no particle of it yet */
+    fx_sphere(s, ml, v3(3, 0, 0.099), 0.1, v3_zero());
+    CHECK_FAILS(s, grit_step(s, 1), GRIT_EINVAL, "char_len", "linel6");
+    l6.char_len = 0.1;
+    CHECK(grit_set_law_def(s, GRIT_LAW_LINEL6, &l6, sizeof l6) == GRIT_OK);
+    CHECK(grit_step(s, 1) == GRIT_OK);
+    grit_linel6_def back;
+    CHECK(grit_get_law_def(s, GRIT_LAW_LINEL6, &back, sizeof back) == GRIT_OK && back.char_len == 0.1);
+    CHECK(grit_pair_law(s, 0, ml) == GRIT_LAW_IDEALELPL); /* the first of the two laws */
+    CHECK(grit_pair_law(s, ml, ml) == GRIT_LAW_LINEL6);
     grit_scene_destroy(s);
 }
 
@@ -150,7 +180,11 @@ static void material_out_of_range(void)
     BADMAT(kt_div_kn, NAN, "nan");
     BADMAT(tan_phi, -0.5, "-0.5");
     BADMAT(tan_phi, NAN, "nan");
+    BADMAT(law, 3, "= 3");
+    BADMAT(law, -1, "-1");
 #undef BADMAT
+    CHECK_FAILS(s, grit_add_material(s, GRIT_MAT_COUNT, &m0), GRIT_EINVAL, "material type", "out of range");
+    CHECK_FAILS(s, grit_add_material(s, GRIT_MAT_FRICTMAT, NULL), GRIT_EINVAL, "FrictMat", "definition");
     CHECK(grit_material_count(s) == 1);
 
     const grit_pair_def p0 = grit_default_pair_def();
@@ -166,6 +200,7 @@ static void material_out_of_range(void)
     BADPAIR(tan_phi, -0.1, "-0.1");
     BADPAIR(cn, -3.0, "-3");
     BADPAIR(cn, NAN, "nan");
+    BADPAIR(law, 4, "= 4");
 #undef BADPAIR
     p = p0;
     CHECK_FAILS(s, grit_set_pair(s, 0, 1, &p), GRIT_EINVAL, "material index", "(0, 1)");
@@ -378,6 +413,7 @@ int main(void)
 {
     RUN(scene_def_out_of_range);
     RUN(material_out_of_range);
+    RUN(law_def_out_of_range);
     RUN(bad_particles);
     RUN(bad_ids_and_values);
     RUN(step_errors);

@@ -132,7 +132,8 @@ static void reflection(void)
 {
     CHECK(grit_reflect_group_count() >= 3);
     CHECK(grit_reflect_group_find("scene") == &grit_scene_param_table);
-    CHECK(grit_reflect_group_find("material") == &grit_frictmat_param_table);
+    CHECK(grit_reflect_group_find("frictmat") == &grit_frictmat_param_table);
+    CHECK(grit_reflect_group_find("kuhn") == &grit_kuhn_param_table);
     CHECK(grit_reflect_group_find("pair") == &grit_pair_param_table);
     CHECK(grit_reflect_group_find("nope") == NULL);
     CHECK(grit_reflect_group(-1) == NULL && grit_reflect_group(grit_reflect_group_count()) == NULL);

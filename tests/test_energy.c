@@ -18,11 +18,13 @@ typedef struct {
 static apexes bounce_book(double dt, long steps, double tan_phi, grit_vec3 v0, int plast_book)
 {
     grit_scene_def d = grit_default_scene_def();
-    d.plast_book = plast_book;
     d.dt = dt;
     d.track_energy = true;
     d.gravity = v3(0, 0, -9.81);
     grit_scene *s = fx_scene(&d);
+    grit_idealelpl_def ie = grit_default_idealelpl_def();
+    ie.plast_book = plast_book;
+    fx_must(s, grit_set_law_def(s, GRIT_LAW_IDEALELPL, &ie, sizeof ie), "idealelpl");
     int m = fx_mat(s, 1e7, 0.2, tan_phi);
     fx_wall(s, m, 2, 0.0, 0);
     int b = fx_sphere(s, m, v3(0, 0, 0.105), 0.1, v0);

@@ -13,11 +13,14 @@
 #define KT 8e5
 #define MU 0.5
 
+/* the law of the materials that mat() adds next */
+static int cur_law = GRIT_LAW_KUHN;
+
 static grit_scene *mk(double dt, int law)
 {
     grit_scene_def d = grit_default_scene_def();
     d.dt = dt;
-    d.law = law;
+    cur_law = law;
     d.track_energy = true;
     grit_scene *s = grit_scene_create(&d);
     if (!s) {
@@ -37,10 +40,26 @@ static void set_def(grit_scene *s, void (*edit)(grit_scene_def *))
     }
 }
 
+/* Kuhn's parameters of a scene, edited */
+static void set_kuhn(grit_scene *s, void (*edit)(grit_kuhn_def *, int), int arg)
+{
+    grit_kuhn_def d;
+    CHECK(grit_get_law_def(s, GRIT_LAW_KUHN, &d, sizeof d) == GRIT_OK);
+    edit(&d, arg);
+    if (grit_set_law_def(s, GRIT_LAW_KUHN, &d, sizeof d)) {
+        fprintf(stderr, "set_law_def: %s\n", grit_last_error(s));
+        exit(2);
+    }
+}
+static void edit_twirl(grit_kuhn_def *d, int twirl) { d->kuhn_twirl = twirl; }
+static void edit_fresh(grit_kuhn_def *d, int fresh) { d->kuhn_fresh = fresh; }
+static void edit_projection(grit_kuhn_def *d, int on) { d->kuhn_projection = on; }
+
 /* one material with kn, kt, mu fixed by a pair override */
 static int mat(grit_scene *s)
 {
     grit_frictmat_def m = grit_default_frictmat_def();
+    m.law = cur_law;
     int id = grit_add_frictmat(s, &m);
     grit_pair_def p = grit_default_pair_def();
     p.kn = KN;
@@ -80,20 +99,23 @@ static grit_contact_info contact(grit_scene *s)
 /* ---- parameters ----------------------------------------------------------- */
 static void parameters(void)
 {
-    grit_scene_def d = grit_default_scene_def();
+    grit_kuhn_def d = grit_default_kuhn_def();
+    const grit_param_table *t = grit_law_param_table(GRIT_LAW_KUHN);
     char err[256];
+    CHECK(t == &grit_kuhn_param_table && grit_law_find("kuhn") == GRIT_LAW_KUHN);
     CHECK(d.kuhn_fresh && d.kuhn_onset && d.kuhn_turn && d.kuhn_projection);
     CHECK(d.kuhn_twirl == GRIT_KUHN_TWIRL_EXACT && d.kuhn_work == GRIT_KUHN_WORK_TRAPEZOID);
-    CHECK(grit_param_set_text(&grit_scene_param_table, &d, "law", "kuhn", err, sizeof err) == 0);
-    CHECK(d.law == GRIT_LAW_KUHN);
-    CHECK(grit_param_set_text(&grit_scene_param_table, &d, "kuhn_twirl", "first_order", err, sizeof err) == 0);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    CHECK(grit_param_set_text(&grit_frictmat_param_table, &m, "law", "kuhn", err, sizeof err) == 0);
+    CHECK(m.law == GRIT_LAW_KUHN);
+    CHECK(grit_param_set_text(t, &d, "kuhn_twirl", "first_order", err, sizeof err) == 0);
     CHECK(d.kuhn_twirl == GRIT_KUHN_TWIRL_FIRST_ORDER);
-    CHECK(grit_param_set_text(&grit_scene_param_table, &d, "kuhn_work", "exact", err, sizeof err) == 0);
+    CHECK(grit_param_set_text(t, &d, "kuhn_work", "exact", err, sizeof err) == 0);
     CHECK(d.kuhn_work == GRIT_KUHN_WORK_EXACT);
-    CHECK(grit_param_set_text(&grit_scene_param_table, &d, "kuhn_turn", "off", err, sizeof err) == 0);
+    CHECK(grit_param_set_text(t, &d, "kuhn_turn", "off", err, sizeof err) == 0);
     CHECK(!d.kuhn_turn);
     err[0] = 0;
-    CHECK(grit_param_set_text(&grit_scene_param_table, &d, "kuhn_twirl", "sometimes", err, sizeof err) != 0);
+    CHECK(grit_param_set_text(t, &d, "kuhn_twirl", "sometimes", err, sizeof err) != 0);
     CHECK(strstr(err, "kuhn_twirl") && strstr(err, "sometimes"));
     CHECK(d.kuhn_twirl == GRIT_KUHN_TWIRL_FIRST_ORDER); /* unchanged */
 }
@@ -103,9 +125,7 @@ static void run_twirl(int twirl, grit_vec3 *f_loaded, grit_vec3 *f_final, double
 {
     const double dt = 1e-4, r = 0.1;
     grit_scene *s = mk(dt, GRIT_LAW_KUHN);
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.kuhn_twirl = twirl;
-    grit_scene_set_def(s, &d);
+    set_kuhn(s, edit_twirl, twirl);
     int m = mat(s);
     int a = sphere(s, m, v3(0, 0, 0), r, GRIT_BLOCK_ALL);
     int b = sphere(s, m, v3(0, 0, 0.199), r, GRIT_BLOCK_ALL); /* overlap 1e-3: N = 1000, mu N = 500 */
@@ -149,9 +169,7 @@ static void run_fresh(bool refined, double *alpha0, grit_vec3 *ft, grit_vec3 *du
 {
     const double dt = 1e-4, r = 0.1, vx = 0.3, vz = 1.0;
     grit_scene *s = mk(dt, GRIT_LAW_KUHN);
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.kuhn_fresh = refined;
-    grit_scene_set_def(s, &d);
+    set_kuhn(s, edit_fresh, refined);
     int m = mat(s);
     sphere(s, m, v3(0, 0, 0), r, GRIT_BLOCK_ALL);
     grit_vec3 xb0 = v3(0, 0, 2 * r + 0.35 * vz * dt);
@@ -257,8 +275,9 @@ static void engine_path_vs_pure(void)
 
 /* ---- all switches off == IdealElPl where the two coincide: a sphere on a
  * wall (fixed normal), no rotation, so that the L6Geom frame does not turn ---- */
-static void conventional(grit_scene_def *d)
+static void conventional(grit_kuhn_def *d, int unused)
 {
+    (void)unused;
     d->kuhn_fresh = d->kuhn_onset = d->kuhn_turn = false;
     d->kuhn_twirl = GRIT_KUHN_TWIRL_OFF;
 }
@@ -267,7 +286,7 @@ static void wall_path(int law, grit_vec3 *F, int n)
 {
     const double dt = 1e-4, r = 0.1;
     grit_scene *s = mk(dt, law);
-    set_def(s, conventional);
+    set_kuhn(s, conventional, 0);
     int m = mat(s);
     grit_wall_def w = grit_default_wall_def();
     w.axis = 2;
@@ -307,10 +326,8 @@ static double engine_rigid_rotation(int twirl, bool projection, int steps)
 {
     const double dt = 1e-5, r = 0.1;
     grit_scene *s = mk(dt, GRIT_LAW_KUHN);
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.kuhn_twirl = twirl;
-    d.kuhn_projection = projection;
-    grit_scene_set_def(s, &d);
+    set_kuhn(s, edit_twirl, twirl);
+    set_kuhn(s, edit_projection, projection);
     int m = mat(s);
     grit_vec3 n0 = v3(0.6, 0, 0.8);
     int a = sphere(s, m, v3(0, 0, 0), r, GRIT_BLOCK_ALL);
@@ -401,15 +418,15 @@ static void energy_oblique_impact(void)
 
 /* A small frictional pile settling in a box under gravity, with a rebuild
  * now and then: the energy sum stays constant for refined and conventional. */
-static double pile(void (*edit)(grit_scene_def *), double *plast)
+static double pile(void (*edit)(grit_kuhn_def *, int), double *plast)
 {
     grit_scene_def d = grit_default_scene_def();
     d.dt = 2e-5;
-    d.law = GRIT_LAW_KUHN;
     d.track_energy = true;
     d.gravity = v3(0, 0, -9.81);
-    if (edit) edit(&d);
     grit_scene *s = grit_scene_create(&d);
+    if (edit) set_kuhn(s, edit, 0);
+    cur_law = GRIT_LAW_KUHN;
     int m = mat(s);
     for (int ax = 0; ax < 3; ax++)
         for (int side = 0; side < 2; side++) {
@@ -463,17 +480,24 @@ static void law_switch(void)
     CHECK(grit_step(s, 10) == GRIT_OK);
     grit_vec3 f_ie = tangential((grit_contact_info[]){contact(s)});
     CHECK_ABS(f_ie.y, 10 * KT * 1e-5, 1e-6);
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.law = GRIT_LAW_KUHN;
-    grit_scene_set_def(s, &d);
+    /* the law of the pair is switched by its override (the materials are fixed) */
+    grit_pair_def p = grit_default_pair_def();
+    p.kn = KN;
+    p.kt = KT;
+    p.tan_phi = MU;
+    p.law = 1 + GRIT_LAW_KUHN;
+    CHECK(grit_set_pair(s, m, m, &p) == GRIT_OK);
+    CHECK(grit_pair_law(s, m, m) == GRIT_LAW_KUHN);
     CHECK(grit_step(s, 10) == GRIT_OK);
     grit_vec3 f_k = tangential((grit_contact_info[]){contact(s)});
     CHECK_ABS(f_k.y, 20 * KT * 1e-5, 1e-6); /* continued from IdealElPl's force */
-    d.law = GRIT_LAW_IDEALELPL;
-    grit_scene_set_def(s, &d);
+    int counts[GRIT_KUHN_STATUS_COUNT];
+    CHECK(grit_kuhn_status_counts(s, counts) == 1);
+    p.law = 1 + GRIT_LAW_IDEALELPL;
+    CHECK(grit_set_pair(s, m, m, &p) == GRIT_OK);
     CHECK(grit_step(s, 5) == GRIT_OK);
-    d.law = GRIT_LAW_KUHN;
-    grit_scene_set_def(s, &d);
+    p.law = 1 + GRIT_LAW_KUHN;
+    CHECK(grit_set_pair(s, m, m, &p) == GRIT_OK);
     CHECK(grit_step(s, 5) == GRIT_OK);
     f_k = tangential((grit_contact_info[]){contact(s)});
     CHECK_ABS(f_k.y, 30 * KT * 1e-5, 1e-6);

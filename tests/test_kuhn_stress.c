@@ -9,9 +9,9 @@ static grit_scene *scene(void)
 {
     grit_scene_def d = grit_default_scene_def();
     d.dt = 1e-4;
-    d.law = GRIT_LAW_KUHN;
     grit_scene *s = grit_scene_create(&d);
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     int m = grit_add_frictmat(s, &fm);
     grit_pair_def p = grit_default_pair_def();
     p.kn = 1e6;

@@ -46,14 +46,16 @@ static run_out run(bool refined)
 {
     grit_scene_def d = grit_default_scene_def();
     d.dt = 1e-4;
-    d.law = GRIT_LAW_KUHN;
     d.track_energy = true;
-    if (!refined) {
-        d.kuhn_fresh = d.kuhn_onset = d.kuhn_turn = false;
-        d.kuhn_twirl = GRIT_KUHN_TWIRL_OFF;
-    }
     grit_scene *s = grit_scene_create(&d);
+    if (!refined) {
+        grit_kuhn_def k = grit_default_kuhn_def();
+        k.kuhn_fresh = k.kuhn_onset = k.kuhn_turn = false;
+        k.kuhn_twirl = GRIT_KUHN_TWIRL_OFF;
+        grit_set_law_def(s, GRIT_LAW_KUHN, &k, sizeof k);
+    }
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     int m = grit_add_frictmat(s, &fm);
     grit_pair_def pd = grit_default_pair_def();
     pd.kn = KN;

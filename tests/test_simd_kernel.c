@@ -13,8 +13,10 @@ static grit_scene *pile(bool simd, bool track, bool no_break, double young)
     d.gravity = v3(0, 0, -9.81);
     d.simd = simd;
     d.track_energy = track;
-    d.no_break = no_break;
     grit_scene *s = grit_scene_create(&d);
+    grit_idealelpl_def ie = grit_default_idealelpl_def();
+    ie.no_break = no_break;
+    grit_set_law_def(s, GRIT_LAW_IDEALELPL, &ie, sizeof ie);
     grit_frictmat_def m = grit_default_frictmat_def();
     m.density = 2600;
     m.young = young;

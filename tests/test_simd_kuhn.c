@@ -36,20 +36,24 @@ static const variant CONVENTIONAL = {"conventional", false, false, false, true, 
 static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool simd, bool track)
 {
     grit_scene_def d = grit_default_scene_def();
-    d.law = GRIT_LAW_KUHN;
     d.dt = 2.5e-6;
     d.gravity = kind == FLOW ? v3(6.0, 2.0, -9.81) : (kind == DENSE ? v3(0, 0, -9.81) : v3_zero());
     d.simd = simd;
     d.track_energy = track;
-    d.kuhn_fresh = v->fresh;
-    d.kuhn_onset = v->onset;
-    d.kuhn_turn = v->turn;
-    d.kuhn_projection = v->projection;
-    d.kuhn_twirl = v->twirl;
-    d.kuhn_work = v->work;
-    d.no_frict = v->no_frict;
     grit_scene *s = fx_scene(&d);
+    grit_kuhn_def kd = grit_default_kuhn_def();
+    kd.kuhn_fresh = v->fresh;
+    kd.kuhn_onset = v->onset;
+    kd.kuhn_turn = v->turn;
+    kd.kuhn_projection = v->projection;
+    kd.kuhn_twirl = v->twirl;
+    kd.kuhn_work = v->work;
+    fx_must(s, grit_set_law_def(s, GRIT_LAW_KUHN, &kd, sizeof kd), "kuhn");
+    grit_idealelpl_def ie = grit_default_idealelpl_def();
+    ie.no_frict = v->no_frict;
+    fx_must(s, grit_set_law_def(s, GRIT_LAW_IDEALELPL, &ie, sizeof ie), "idealelpl");
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     fm.density = 2600;
     const int mat = grit_add_frictmat(s, &fm);
     grit_pair_def pd = grit_default_pair_def();

@@ -251,10 +251,11 @@ static void woo_law_test_linel6_py(void)
     grit_scene_def d = grit_default_scene_def();
     d.dt_safety = 0.1;
     d.track_energy = true;
-    d.law = GRIT_LAW_LINEL6;
-    d.char_len = 0.1;
     grit_scene *s = grit_scene_create(&d);
+    grit_linel6_def l6 = {.char_len = 0.1};
+    grit_set_law_def(s, GRIT_LAW_LINEL6, &l6, sizeof l6);
     grit_frictmat_def m = grit_default_frictmat_def();
+    m.law = GRIT_LAW_LINEL6;
     m.young = 1e7;
     m.density = 1000;
     m.kt_div_kn = 0.2;

@@ -177,9 +177,21 @@ static void set_grad(grit_scene *s, double lx, double ly, double lz)
 
 static void set_no_frict(grit_scene *s, bool on)
 {
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.no_frict = on;
-    if (grit_scene_set_def(s, &d)) die(s, "no_frict");
+    grit_idealelpl_def d;
+    grit_get_law_def(s, GRIT_LAW_IDEALELPL, &d, sizeof d);
+    d.no_frict = on; /* every FrictPhys law reads it, Kuhn's too */
+    if (grit_set_law_def(s, GRIT_LAW_IDEALELPL, &d, sizeof d)) die(s, "no_frict");
+}
+
+/* the one material's pair: kn = kt, as in the paper; `law` picks the law */
+static void set_pair(grit_scene *s, int law)
+{
+    grit_pair_def pd = grit_default_pair_def();
+    pd.kn = 1e5;
+    pd.kt = 1e5;
+    pd.tan_phi = 0.5;
+    pd.law = 1 + law;
+    if (grit_set_pair(s, 0, 0, &pd)) die(s, "pair");
 }
 
 static grit_scene *prepare(const config *C)
@@ -187,20 +199,16 @@ static grit_scene *prepare(const config *C)
     const int n = C->n_spheres;
     const double p0 = C->p0;
     grit_scene_def d = grit_default_scene_def();
-    d.law = GRIT_LAW_KUHN;
     d.damping = 0.7;
     d.dt = DT;
-    d.no_frict = true; /* a dense packing first: isotropic compression without friction */
     grit_scene *s = grit_scene_create(&d);
     if (!s) die(NULL, "create");
+    set_no_frict(s, true); /* a dense packing first: isotropic compression without friction */
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     fm.density = 2600;
-    const int m = grit_add_frictmat(s, &fm);
-    grit_pair_def pd = grit_default_pair_def();
-    pd.kn = 1e5;
-    pd.kt = 1e5; /* kn = kt, as in the paper */
-    pd.tan_phi = 0.5;
-    if (grit_set_pair(s, m, m, &pd)) die(s, "pair");
+    if (grit_add_frictmat(s, &fm) != 0) die(s, "material");
+    set_pair(s, GRIT_LAW_KUHN);
     /* loose gas: random sequential addition in a periodic cube at solid fraction 0.25 */
     uint64_t rng = 0x2545F4914F6CDD1Dull;
 #define URAND() ((rng = rng * 6364136223846793005ull + 1442695040888963407ull), (double)(rng >> 11) * 0x1p-53)
@@ -231,7 +239,7 @@ static grit_scene *prepare(const config *C)
         grit_sphere_def sp = grit_default_sphere_def();
         sp.pos = v3(x[i][0], x[i][1], x[i][2]);
         sp.radius = r[i];
-        sp.material = m;
+        sp.material = 0;
         if (grit_add_sphere(s, &sp) != i) die(s, "sphere");
     }
 #undef URAND
@@ -428,14 +436,16 @@ static void qs_probe(grit_scene *s, const config *C, const void *arg, double *ou
 
 static void select_law(grit_scene *s, int law, double damping)
 {
-    grit_scene_def d = *grit_scene_get_def(s);
-    d.law = law == LAW_IDEALELPL ? GRIT_LAW_IDEALELPL : GRIT_LAW_KUHN;
+    set_pair(s, law == LAW_IDEALELPL ? GRIT_LAW_IDEALELPL : GRIT_LAW_KUHN);
+    grit_kuhn_def k = grit_default_kuhn_def();
     const bool all = law == LAW_REFINED;
-    d.kuhn_fresh = all;
-    d.kuhn_onset = all;
-    d.kuhn_turn = all || law == LAW_TURN;
-    d.kuhn_projection = true;
-    d.kuhn_twirl = all || law == LAW_TWIRL ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
+    k.kuhn_fresh = all;
+    k.kuhn_onset = all;
+    k.kuhn_turn = all || law == LAW_TURN;
+    k.kuhn_projection = true;
+    k.kuhn_twirl = all || law == LAW_TWIRL ? GRIT_KUHN_TWIRL_EXACT : GRIT_KUHN_TWIRL_OFF;
+    if (grit_set_law_def(s, GRIT_LAW_KUHN, &k, sizeof k)) die(s, "law");
+    grit_scene_def d = *grit_scene_get_def(s);
     d.damping = damping;
     if (grit_scene_set_def(s, &d)) die(s, "law");
 }

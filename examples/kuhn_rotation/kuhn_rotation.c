@@ -80,12 +80,12 @@ static void move_walls(assembly *A, const double v[3])
 static void prepare(assembly *A, int n)
 {
     grit_scene_def d = grit_default_scene_def();
-    d.law = GRIT_LAW_KUHN;
     d.damping = 0.6; /* quasi-static preparation */
     grit_scene *s = grit_scene_create(&d);
     if (!s) die(NULL, "create");
     A->s = s;
     grit_frictmat_def fm = grit_default_frictmat_def();
+    fm.law = GRIT_LAW_KUHN;
     fm.density = 2600;
     int m = grit_add_frictmat(s, &fm);
     grit_pair_def pd = grit_default_pair_def();
@@ -196,14 +196,19 @@ static void run(FILE *out, int variant, int M, int n)
     assembly A;
     prepare(&A, n);
     grit_scene *s = A.s;
-    grit_scene_def d = *grit_scene_get_def(s);
-    if (variant == 4) {
-        d.law = GRIT_LAW_IDEALELPL;
+    if (variant == 4) { /* the material's pair: its override gets the law */
+        grit_pair_def pd = grit_default_pair_def();
+        pd.kn = 1e4;
+        pd.kt = 0.5e4;
+        pd.tan_phi = 0.5;
+        pd.law = 1 + GRIT_LAW_IDEALELPL;
+        if (grit_set_pair(s, 0, 0, &pd)) die(s, "pair");
     } else {
-        d.kuhn_projection = variant != 3;
-        d.kuhn_twirl = variant == 0 ? 0 : (variant == 1 ? 1 : 2);
+        grit_kuhn_def k = grit_default_kuhn_def();
+        k.kuhn_projection = variant != 3;
+        k.kuhn_twirl = variant == 0 ? 0 : (variant == 1 ? 1 : 2);
+        if (grit_set_law_def(s, GRIT_LAW_KUHN, &k, sizeof k)) die(s, "law");
     }
-    grit_scene_set_def(s, &d);
     const grit_mat3 s0 = stress(&A);
     const double n0 = grit_mat3_frob(&s0);
     /* centre of the assembly */

@@ -12,6 +12,7 @@
 #include "grit/shapes.h"
 #include "grit/stress.h"
 #include "grit/kuhn.h"
+#include "grit/concrete.h"
 #include "grit/stl.h"
 #include "grit/cell.h"
 #include "grit/pack.h"

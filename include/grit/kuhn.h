@@ -1,14 +1,14 @@
-/* grit: Kuhn's refined linear-frictional contact law (scene parameter
- * law = kuhn; docs/kuhn-law.md). Values of its choice parameters, the
+/* grit: Kuhn's refined linear-frictional contact law (a material's law =
+ * kuhn; docs/kuhn-law.md). Values of its choice parameters, the
  * per-contact statuses, and a diagnostic. */
 #ifndef GRIT_KUHN_H
 #define GRIT_KUHN_H
 
 #include "grit/scene.h"
 
-/* scene parameter kuhn_twirl */
+/* law parameter kuhn_twirl */
 enum { GRIT_KUHN_TWIRL_EXACT = 0, GRIT_KUHN_TWIRL_FIRST_ORDER = 1, GRIT_KUHN_TWIRL_OFF = 2 };
-/* scene parameter kuhn_work */
+/* law parameter kuhn_work */
 enum { GRIT_KUHN_WORK_TRAPEZOID = 0, GRIT_KUHN_WORK_EXACT = 1 };
 
 /* What a contact did in its last step. */
@@ -21,9 +21,9 @@ typedef enum grit_kuhn_status {
     GRIT_KUHN_STATUS_COUNT
 } grit_kuhn_status;
 
-/* Count the real contacts by their last status (law = kuhn; spec 6.2's
- * diagnostic). Returns the number of contacts counted, or GRIT_ESTATE when
- * the scene's law is not kuhn. */
+/* Count the real contacts under Kuhn's law by their last status (the
+ * paper's diagnostic). Returns the number of contacts counted, or
+ * GRIT_ESTATE when no pair of the scene's materials uses the law. */
 int grit_kuhn_status_counts(const grit_scene *s, int counts[GRIT_KUHN_STATUS_COUNT]);
 
 #endif

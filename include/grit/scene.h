@@ -14,6 +14,8 @@
 #include <stdio.h>
 
 #include "grit/math.h"
+#include "grit/law.h"
+#include "grit/material.h"
 #include "grit/params.h"
 
 typedef struct grit_scene grit_scene;
@@ -54,84 +56,38 @@ typedef enum grit_status {
     X(flag, simd, true, "-", 0, 1, 0, NULL, \
       "vectorised kernels: sphere-sphere contacts under IdealElPl and Kuhn, leapfrog of free spheres (false: the scalar reference paths)") \
     X(flag, woo_geom, false, "-", 0, 1, 0, NULL, \
-      "Woo's geometry for capsule ends and ellipsoids (spec 2.4: weighted end gaps, Perram-Wertheim), whose forces " \
+      "Woo's geometry for capsule ends and ellipsoids (weighted end gaps, Perram-Wertheim), whose forces " \
       "do not derive from the stored energy; false: grit's conservative versions (docs/shapes.md)") \
-    X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
-      "contact law for FrictMat contacts: linear elastic-perfectly plastic (Cundall), six-DoF linear elastic, or Kuhn's refined linear-frictional law") \
     X(choice, friction_rule, 0, "-", 0, 3, 0, "min|avg|max|harmavg", \
-      "friction of a contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, max, harmavg 2ab/(a+b)") \
-    X(flag, no_slip, false, "-", 0, 1, 0, NULL, "IdealElPl: disable the Coulomb limit") \
-    X(flag, no_break, false, "-", 0, 1, 0, NULL, "IdealElPl: never break a contact in tension (cohesion)") \
-    X(flag, no_frict, false, "-", 0, 1, 0, NULL, "IdealElPl: no tangential force at all") \
-    X(flag, ini_eqlb, false, "-", 0, 1, 0, NULL, "IdealElPl: the gap at contact creation is the equilibrium distance") \
-    X(choice, plast_book, 0, "-", 0, 1, 0, "trapezoid|return", \
-      "IdealElPl's plastic dissipation of a slipping step: trapezoidal work minus the change of stored energy (the " \
-      "balance closes to second order) or the return map's fy (ft - fy) / kt (spec 5.4, Woo; first order)") \
-    X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
-      "LinEl6: characteristic length dividing kn, kt into the twist and bending stiffnesses (must be > 0)") \
-    X(flag, kuhn_fresh, true, "-", 0, 1, 0, NULL, "Kuhn: a new contact ignores the movement before its touch instant (R1)") \
-    X(flag, kuhn_onset, true, "-", 0, 1, 0, NULL, "Kuhn: elastic up to the slip onset within the step, then slip (R2)") \
-    X(flag, kuhn_turn, true, "-", 0, 1, 0, NULL, \
-      "Kuhn: closed-form turning of the force during slip (R3); false: radial return of the trial force") \
-    X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, "Kuhn: project the stored force onto the new tangent plane (R4a)") \
-    X(choice, kuhn_twirl, 0, "-", 0, 2, 0, "exact|first_order|off", \
-      "Kuhn: turn the stored force with the pair's mean spin about the normal (R4b); all of R1-R3 and R4b off is the conventional law") \
-    X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
-      "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
+      "friction of a FrictPhys contact from the two materials' tan_phi (a pair override wins): min (Woo), avg, " \
+      "max, harmavg 2ab/(a+b)") \
+    X(double, interaction_radius, 1.0, "-", 1.0, INFINITY, 0, NULL, \
+      "new sphere-sphere contacts are made up to this times the sum of the radii (Woo's distFactor); the " \
+      "concrete model sets 1.5 for its first step, then 1 (docs/concrete.md)")
 /* clang-format on */
 
 typedef struct grit_scene_def {
     GRIT_SCENE_PARAMS(GRIT_PARAM_FIELD)
 } grit_scene_def;
 
-enum { GRIT_LAW_IDEALELPL = 0, GRIT_LAW_LINEL6 = 1, GRIT_LAW_KUHN = 2 };
 enum { GRIT_FRICTION_MIN = 0, GRIT_FRICTION_AVG, GRIT_FRICTION_MAX, GRIT_FRICTION_HARMAVG };
 
 grit_scene_def grit_default_scene_def(void);
 extern const grit_param_table grit_scene_param_table;
 
-/* ---- materials ------------------------------------------------------------ */
-/* clang-format off */
-#define GRIT_FRICTMAT_PARAMS(X) \
-    X(double, density, 1000.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "mass density") \
-    X(double, young, 1e9, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "Young's modulus") \
-    X(double, kt_div_kn, 0.2, "-", 0.0, INFINITY, 0, NULL, "ratio of tangential to normal contact stiffness") \
-    X(double, tan_phi, 0.5, "-", 0.0, INFINITY, 0, NULL, "tangent of the inter-particle friction angle")
-/* clang-format on */
-
-typedef struct grit_frictmat_def {
-    GRIT_FRICTMAT_PARAMS(GRIT_PARAM_FIELD)
-} grit_frictmat_def;
-
-grit_frictmat_def grit_default_frictmat_def(void);
-extern const grit_param_table grit_frictmat_param_table;
-
-/* Per-pair override of the contact parameters (Woo's MatchMaker idea): every
- * value that is not NaN replaces the one derived from the two materials. */
-/* clang-format off */
-#define GRIT_PAIR_PARAMS(X) \
-    X(double, kn, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, "normal stiffness") \
-    X(double, kt, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "tangential stiffness") \
-    X(double, tan_phi, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "friction coefficient") \
-    X(double, cn, 0.0, "N s/m", 0.0, INFINITY, 0, NULL, "linear normal dashpot coefficient")
-/* clang-format on */
-
-typedef struct grit_pair_def {
-    GRIT_PAIR_PARAMS(GRIT_PARAM_FIELD)
-} grit_pair_def;
-
-grit_pair_def grit_default_pair_def(void);
-extern const grit_param_table grit_pair_param_table;
-
 /* ---- shapes and particles ------------------------------------------------- */
+/* The registration list of the shapes: X(UPPER, lower). The order is the
+ * enum's and is kept in restart files: append new shapes at the end. A new
+ * shape is one file src/shape/<lower>.c (its grit_shape_class) plus one
+ * entry here; its pairs are entries of the Cg2 list (src/cg2/cg2.h). */
+#define GRIT_SHAPES(X)                                                                              \
+    X(SPHERE, sphere) X(WALL, wall) X(FACET, facet) X(INFCYLINDER, infcylinder) X(CAPSULE, capsule) \
+    X(ELLIPSOID, ellipsoid) X(ROD, rod)
+
 typedef enum grit_shape_type {
-    GRIT_SHAPE_SPHERE = 0,
-    GRIT_SHAPE_WALL,
-    GRIT_SHAPE_FACET,
-    GRIT_SHAPE_INFCYLINDER, /* include/grit/shapes.h */
-    GRIT_SHAPE_CAPSULE,
-    GRIT_SHAPE_ELLIPSOID,
-    GRIT_SHAPE_ROD,
+#define GRIT_SHAPE_ENUM(U, l) GRIT_SHAPE_##U,
+    GRIT_SHAPES(GRIT_SHAPE_ENUM)
+#undef GRIT_SHAPE_ENUM
     GRIT_SHAPE_COUNT
 } grit_shape_type;
 
@@ -189,9 +145,27 @@ const char *grit_create_error(void);
 int grit_scene_set_def(grit_scene *s, const grit_scene_def *def);
 const grit_scene_def *grit_scene_get_def(const grit_scene *s);
 
-/* Returns the material index (>= 0) or a negative grit_status. */
+/* Add a material of `type` (grit_material_type) from its definition (a
+ * grit_<type>_def); returns the material index (>= 0) or a negative
+ * grit_status. Refused: a parameter out of range, or a material that cannot
+ * be combined with one already there (two ConcreteMats with different
+ * dam_law). */
+int grit_add_material(grit_scene *s, int type, const void *def);
 int grit_add_frictmat(grit_scene *s, const grit_frictmat_def *def);
+int grit_add_concretemat(grit_scene *s, const grit_concretemat_def *def);
+/* The type of material `mat` (or a negative status), and a copy of its
+ * definition into def (size: sizeof its grit_<type>_def). */
+int grit_get_material_type(const grit_scene *s, int mat);
+int grit_get_material(const grit_scene *s, int mat, void *def, size_t size);
+/* Override the FrictPhys parameters or the law of the contacts between two
+ * materials (between steps; contacts take the new law at the next step). */
 int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def);
+/* The law (grit_law) of contacts between materials a and b. */
+int grit_pair_law(const grit_scene *s, int mat_a, int mat_b);
+/* Set or read a law's parameters (grit_<law>_def; size its sizeof),
+ * validated as a whole; between steps. */
+int grit_set_law_def(grit_scene *s, int law, const void *def, size_t size);
+int grit_get_law_def(const grit_scene *s, int law, void *def, size_t size);
 int grit_material_count(const grit_scene *s);
 
 /* Return the new particle's id (>= 0, stable for the particle's life) or a
@@ -212,6 +186,8 @@ double grit_dt(const grit_scene *s);
  * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
 /* The time step the next grit_step will use (an automatic one resolved now),
+ * after the checks of the materials (a pair that cannot touch, a law missing
+ * a parameter),
  * or the error that grit_step would give (a fixed dt above the critical one);
  * changes nothing. For checking a scene before committing to a run. */
 int grit_check_dt(grit_scene *s, double *dt);
@@ -239,11 +215,12 @@ typedef enum grit_energy_kind {
     GRIT_E_KINETIC = 0, /* translational + rotational, resettable */
     GRIT_E_ELAST,       /* elastic energy stored in contacts, resettable */
     GRIT_E_GRAV,        /* work against gravity (gain of potential energy) */
-    GRIT_E_PLAST,       /* frictional (plastic) dissipation */
+    GRIT_E_PLAST,       /* frictional (plastic) dissipation, and the concrete model's plasticity */
     GRIT_E_NONVISC,     /* Cundall non-viscous damping */
     GRIT_E_VISC,        /* linear normal dashpot */
     GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
     GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
+    GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
     GRIT_E_COUNT
 } grit_energy_kind;
 
@@ -269,6 +246,7 @@ typedef struct grit_contact_info {
     grit_vec3 force_global; /* force on A, global */
     double kn, kt, tan_phi, cn;
     double lens[2], area;
+    int law;             /* the contact's law (grit_law) */
 } grit_contact_info;
 
 int grit_contact_count(const grit_scene *s); /* real contacts */

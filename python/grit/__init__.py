@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 # name -> submodule; imported on first use so that `import grit.plot` needs no libgrit.so
 _LAZY = {
-    "Scene": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
+    "Scene": "scene", "Material": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
     "Energy": "scene", "Runner": "scene", "Cell": "cell",
     "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
     "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes",
@@ -41,6 +41,13 @@ def __getattr__(name):
         import importlib
         return importlib.import_module("grit." + name)
     mod = _LAZY.get(name)
+    if mod is None and name[:1].isupper() and not name.startswith("__"):
+        # the material classes are made from the engine's list of material types
+        import importlib
+        classes = importlib.import_module("grit.scene").MATERIAL_CLASSES
+        if name in classes:
+            globals()[name] = classes[name]
+            return classes[name]
     if mod is None:
         raise AttributeError(f"module 'grit' has no attribute '{name}'")
     import importlib

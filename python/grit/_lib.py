@@ -83,7 +83,7 @@ class ContactInfo(ctypes.Structure):
     _fields_ = [("id_a", c_int), ("id_b", c_int), ("normal", Vec3), ("ey", Vec3), ("ez", Vec3), ("point", Vec3),
                 ("uN", c_double), ("vel", Vec3), ("angvel", Vec3), ("force", Vec3), ("torque", Vec3),
                 ("force_global", Vec3), ("kn", c_double), ("kt", c_double), ("tan_phi", c_double), ("cn", c_double),
-                ("lens", c_double * 2), ("area", c_double)]
+                ("lens", c_double * 2), ("area", c_double), ("law", c_int)]
 
 
 class Stats(ctypes.Structure):
@@ -187,8 +187,19 @@ PROTOTYPES = {
     "grit_scene_set_def": (c_int, [S, c_void_p]),
     "grit_scene_get_def": (c_void_p, [S]),
     "grit_add_frictmat": (c_int, [S, c_void_p]),
+    "grit_add_material": (c_int, [S, c_int, c_void_p]),
+    "grit_get_material_type": (c_int, [S, c_int]),
+    "grit_get_material": (c_int, [S, c_int, c_void_p, c_size_t]),
+    "grit_material_type_name": (c_char_p, [c_int]),
+    "grit_material_class_name": (c_char_p, [c_int]),
     "grit_set_pair": (c_int, [S, c_int, c_int, c_void_p]),
+    "grit_pair_law": (c_int, [S, c_int, c_int]),
     "grit_material_count": (c_int, [S]),
+    # laws and their parameters
+    "grit_law_name": (c_char_p, [c_int]),
+    "grit_law_find": (c_int, [c_char_p]),
+    "grit_set_law_def": (c_int, [S, c_int, c_void_p, c_size_t]),
+    "grit_get_law_def": (c_int, [S, c_int, c_void_p, c_size_t]),
     "grit_add_sphere": (c_int, [S, POINTER(SphereDef)]),
     "grit_add_wall": (c_int, [S, POINTER(WallDef)]),
     "grit_add_facet": (c_int, [S, POINTER(FacetDef)]),

@@ -13,10 +13,10 @@ import sys
 from . import _lib
 from .params import Group, format_value
 
-# where a group's parameters are set from Python (groups not listed get a generic line)
+# where a group's parameters are set from Python (groups not listed get a generic line; the material
+# types and the laws are added from the library's lists by usage())
 USAGE = {
     "scene": "`grit.Scene(name=value, ...)`, `scene.name = value`; C: `grit_scene_def`",
-    "material": "`grit.FrictMat(name=value, ...)`; C: `grit_frictmat_def`",
     "pair": "`scene.set_pair(mat_a, mat_b, name=value, ...)`; C: `grit_pair_def`, `grit_set_pair`",
     "tester": "`grit.LawTester(scene, ids, name=value, ...)`; C: `grit_tester_def`, `grit_tester_create`",
     "pack": "`grit.pack.dense(name=value, ...)`, `grit run pack name=value`; C: `grit_pack_def`, `grit_pack_dense` "
@@ -24,6 +24,19 @@ USAGE = {
     "clip": "`packing.clip(name=value, ...)`, `grit.pack.Region(name=value, ...)`, `grit run pack name=value`; C: "
             "`grit_clip_def`, `grit_region_create`, `grit_pack_clip` (docs/packing.md)",
 }
+
+
+def usage(lib):
+    u = dict(USAGE)
+    for t in range(lib.const["GRIT_MAT_COUNT"]):
+        g, c = lib.grit_material_type_name(t).decode(), lib.grit_material_class_name(t).decode()
+        u[g] = (f"`grit.{c}(name=value, ...)`, a material (its type decides, with the other material's, the "
+                f"contact's physics and law); C: `grit_{g}_def`, `grit_add_material(s, GRIT_MAT_{g.upper()}, &def)`")
+    for law in range(lib.const["GRIT_LAW_COUNT"]):
+        n = lib.grit_law_name(law).decode()
+        u[n] = (f"`grit.Scene(name=value, ...)`, `scene.name = value` (the parameters of the law {n}, one set per "
+                f"scene); C: `grit_{n}_def`, `grit_set_law_def(s, GRIT_LAW_{n.upper()}, &def, sizeof def)`")
+    return u
 
 
 def _cell(text):
@@ -42,9 +55,10 @@ def generate():
            "with a message naming the parameter, the value and the range, and nothing changes.", "",
            "Ranges: `[a, b]` closed, `(a, b)` open, `or nan` where NaN is allowed (it then means *derive this "
            "value*, as the description says).", ""]
+    use = usage(lib)
     for name in names:
         g = Group.get(name)
-        out += [f"## {name}", "", f"Set with {USAGE.get(name, f'the `{name}` definition struct of the C API')}.", "",
+        out += [f"## {name}", "", f"Set with {use.get(name, f'the `{name}` definition struct of the C API')}.", "",
                 "| name | type | default | unit | valid values | description |",
                 "|---|---|---|---|---|---|"]
         for p in g.params.values():

@@ -32,18 +32,33 @@ def _check_id(value, what="particle id"):
 
 
 # ---------------------------------------------------------------- materials
-class FrictMat(ParamObject):
-    """A FrictMat material (density, Young's modulus, stiffness ratio, friction).
+class Material(ParamObject):
+    """Base of the material classes, one per material type of the engine (FrictMat, ConcreteMat, ...),
+    generated from its registration list and parameter tables.
 
-    ``FrictMat(density=2600, young=1e7, tan_phi=0.5)``; parameters not given
-    keep their defaults. A scene copies the material when the first particle
-    using it (or ``scene.add_material``) adds it; from then on the object is
-    frozen, since changing it would no longer change the scene."""
+    ``FrictMat(density=2600, young=1e7, tan_phi=0.5, law="kuhn")``; parameters not given keep their
+    defaults. A scene copies the material when the first particle using it (or ``scene.add_material``)
+    adds it; from then on the object is frozen, since changing it would no longer change the scene.
+    The pair of material types decides the contacts' physics and law (docs/architecture.md)."""
 
-    _group_name = "material"
+    _type = None
 
 
-Group.get("material").install(FrictMat)
+def _material_classes():
+    out = {}
+    for t in range(_LIB.const["GRIT_MAT_COUNT"]):
+        cname = _LIB.grit_material_class_name(t).decode()
+        gname = _LIB.grit_material_type_name(t).decode()
+        doc = (f"A {cname} material: one of the engine's material types. " + Material.__doc__.split("\n\n", 1)[1]
+               + f"\n\n    Parameters: {', '.join(Group.get(gname).params)} (docs/parameters.md, group {gname}).")
+        cls = type(cname, (Material,), {"_group_name": gname, "_type": t, "__doc__": doc, "__module__": __name__})
+        Group.get(gname).install(cls)
+        out[cname] = cls
+    return out
+
+
+MATERIAL_CLASSES = _material_classes()
+globals().update(MATERIAL_CLASSES)
 
 
 # ---------------------------------------------------------------- runners
@@ -74,11 +89,21 @@ class Scene:
     def __init__(self, **params):
         g = Group.get("scene")
         buf = g.new_def()
-        g.write_many(buf, params, "Scene")
+        own = {k: v for k, v in params.items() if k in g.params or k not in _LAW_PARAMS}
+        g.write_many(buf, own, "Scene")
+        laws = {}  # law group -> its definition, with the values given
+        for k, v in params.items():
+            if k in own:
+                continue
+            lg = _LAW_PARAMS[k].group
+            lbuf = laws.setdefault(lg, lg.new_def())
+            lg.write(_LAW_PARAMS[k], lbuf, v)
         ptr = _LIB.grit_scene_create(buf)
         if not ptr:
             raise ParameterError(_LIB.grit_create_error().decode())
         self._adopt(ptr)
+        for lg, lbuf in laws.items():
+            self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(lg.name.encode()), lbuf, lg.size))
 
     def _adopt(self, ptr):
         object.__setattr__(self, "_ptr", ptr)
@@ -103,7 +128,7 @@ class Scene:
     def load(cls, path):
         """A scene from a file written by save (or `grit run ... save=FILE`). GritIOError if it cannot be
         read, FormatError (with the engine's message: file, section, problem) if it is not a valid restart
-        file. Materials come back as indices (scene.materials lists only FrictMat objects added in Python)."""
+        file. Materials come back as indices (scene.materials lists only the material objects added in Python)."""
         if not os.path.isfile(path) or not os.access(path, os.R_OK):
             raise GritIOError(f"load: cannot read '{path}': " + ("not readable" if os.path.exists(path)
                                                                   else "no such file"))
@@ -148,15 +173,27 @@ class Scene:
             raise _LIB.error(rc, _LIB.grit_last_error(self._ptr).decode())
         return rc
 
-    # -- parameters (descriptors installed from the C table below)
+    # -- parameters (descriptors installed from the C tables below: the scene's and every law's)
     def _param_get(self, p):
-        return self._params.read(p, _LIB.grit_scene_get_def(self._p()))
+        if p.group is self._params:
+            return self._params.read(p, _LIB.grit_scene_get_def(self._p()))
+        return p.group.read(p, self._law_def(p.group))
+
+    def _law_def(self, g):
+        buf = g.new_def()
+        self._check(_LIB.grit_get_law_def(self._p(), _LIB.grit_law_find(g.name.encode()), buf, g.size))
+        return buf
 
     def _param_set(self, p, value):
-        g = self._params
-        buf = g.copy_def(_LIB.grit_scene_get_def(self._p()))
+        g = p.group
+        if g is self._params:
+            buf = g.copy_def(_LIB.grit_scene_get_def(self._p()))
+            g.write(p, buf, value)
+            self._check(_LIB.grit_scene_set_def(self._ptr, buf))
+            return
+        buf = self._law_def(g)
         g.write(p, buf, value)
-        self._check(_LIB.grit_scene_set_def(self._ptr, buf))
+        self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(g.name.encode()), buf, g.size))
 
     def __setattr__(self, name, value):
         if not name.startswith("_") and not hasattr(type(self), name):
@@ -164,26 +201,33 @@ class Scene:
         object.__setattr__(self, name, value)
 
     def params(self):
-        """All scene parameters as a dict."""
-        return {k: getattr(self, k) for k in self._params.params}
+        """All scene parameters and the laws' parameters as a dict."""
+        return {k: getattr(self, k) for k in list(self._params.params) + list(_LAW_PARAMS)}
+
+    def pair_law(self, mat_a, mat_b):
+        """The name of the law of contacts between two materials (objects or indices)."""
+        law = self._check(_LIB.grit_pair_law(self._p(), self.add_material(mat_a), self.add_material(mat_b)))
+        return _LIB.grit_law_name(law).decode()
 
     # -- materials
     def add_material(self, mat):
-        """Register a FrictMat (copied into the engine); returns its index. Adding it again returns the same."""
+        """Register a material (FrictMat, ConcreteMat, ...; copied into the engine); returns its index.
+        Adding it again returns the same."""
         if isinstance(mat, numbers.Integral) and not isinstance(mat, bool):
             n = _LIB.grit_material_count(self._p())
             if not 0 <= mat < n:
                 raise ParameterError(f"material {mat} does not exist ({n} material{'s' if n != 1 else ''} defined)")
             return int(mat)
-        if not isinstance(mat, FrictMat):
-            raise ParameterError(f"material {mat!r} is neither a FrictMat nor a material index")
+        if not isinstance(mat, Material):
+            raise ParameterError(f"material {mat!r} is neither a material ({', '.join(MATERIAL_CLASSES)}) "
+                                 "nor a material index")
         idx = self._mat_index.get(id(mat))
         if idx is None:
-            idx = self._check(_LIB.grit_add_frictmat(self._p(), mat._def))
+            idx = self._check(_LIB.grit_add_material(self._p(), mat._type, mat._def))
             self._materials.append(mat)
             self._mat_index[id(mat)] = idx
             object.__setattr__(mat, "_frozen_reason", "the material is in a scene, which holds a copy; "
-                                                      "create a new FrictMat to change it")
+                                                      f"create a new {type(mat).__name__} to change it")
         return idx
 
     @property
@@ -199,7 +243,8 @@ class Scene:
         return self.add_material(mat)
 
     def set_pair(self, mat_a, mat_b, **params):
-        """Override contact parameters for one pair of materials (kn, kt, tan_phi, cn: see docs/parameters.md)."""
+        """Override the parameters of the FrictPhys contacts between two materials (kn, kt, tan_phi, cn, and
+        the law: see docs/parameters.md)."""
         a, b = self.add_material(mat_a), self.add_material(mat_b)
         g = Group.get("pair")
         buf = g.new_def()
@@ -393,6 +438,13 @@ class Scene:
 
 
 Group.get("scene").install(Scene)
+# every law's parameters are attributes of the scene too (their names are unique)
+_LAW_PARAMS = {}
+for _law in range(_LIB.const["GRIT_LAW_COUNT"]):
+    _g = Group.get(_LIB.grit_law_name(_law).decode())
+    _g.install(Scene)
+    _LAW_PARAMS.update(_g.params)
+Scene._params = Group.get("scene")
 
 
 def _real_arg(value, what):
@@ -568,6 +620,24 @@ class Contacts(_Views):
         for name, _ in info._fields_:
             v = getattr(info, name)
             out[name] = v.tuple() if isinstance(v, _lib.Vec3) else (tuple(v) if name == "lens" else v)
+        return out
+
+    def concrete(self):
+        """The state of the concrete law's contacts as NumPy views of the engine's memory (columns of
+        ``ext``), one row per candidate pair like the other views; valid where ``real`` and ``law == cpm``
+        (``mask``): omega (damage), kappa, eps_n, eps_n_pl, eps_t (n, 2), sigma_n, sigma_t (n, 2) [Pa],
+        cohesive (1.0/0.0), ref_length [m], rel_residual_strength, stored energy density u [J/m^3].
+        docs/concrete.md explains each."""
+        c = _LIB.const
+        ext = self.ext
+        if ext.ndim != 2 or ext.shape[1] < c["GRIT_LAW_CPM_EXT_N"]:
+            raise StateError("no contact of this scene can use the concrete law (no pair of ConcreteMats)")
+        col = {"omega": "OMEGA", "kappa": "KAPPA", "eps_n": "EPS_N", "eps_n_pl": "EPS_N_PL", "sigma_n": "SIGMA_N",
+               "cohesive": "COHESIVE", "ref_length": "L", "rel_residual_strength": "RRES", "u": "U"}
+        out = {k: ext[:, c["GRIT_CPM_X_" + v]] for k, v in col.items()}
+        for k, v in (("eps_t", "EPS_T"), ("sigma_t", "SIGMA_T")):
+            out[k] = ext[:, c["GRIT_CPM_X_" + v]:c["GRIT_CPM_X_" + v] + 2]
+        out["mask"] = self.real & (self.law.copy() == c["GRIT_LAW_CPM"])
         return out
 
     def find(self, id_a, id_b):

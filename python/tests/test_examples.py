@@ -17,6 +17,7 @@ OUTPUTS = {
     "hopper.py": ["hopper-energy.csv", "hopper-energy.png", "hopper-side.png", "hopper-vtk/particles.pvd",
                   "hopper-vtk/shapes.pvd"],
     "periodic_shear.py": ["periodic-shear.csv", "periodic-shear.png"],
+    "concrete_law_test.py": ["concrete-yield-surface.png", "concrete-cycles.png", "concrete-cycles.csv"],
 }
 
 

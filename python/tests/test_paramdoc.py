@@ -21,7 +21,7 @@ def test_check_detects_a_stale_reference(tmp_path, capsys):
 
 def test_every_parameter_is_documented():
     text = paramdoc.generate()
-    for group in ("scene", "material", "pair"):
+    for group in ("scene", "frictmat", "pair", "idealelpl", "kuhn", "linel6"):
         assert f"## {group}" in text
         for name, p in Group.get(group).params.items():
             assert f"| `{name}` | {p.type} |" in text

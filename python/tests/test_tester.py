@@ -9,9 +9,9 @@ import grit
 KN = 7853981.633974483  # E pi r / 2, r = 0.5, E = 1e7
 
 
-def two_spheres(tan_phi=0.5, **kw):
+def two_spheres(tan_phi=0.5, law="idealelpl", **kw):
     s = grit.Scene(dt=1e-3, track_energy=True, **kw)
-    m = grit.FrictMat(young=1e7, density=1000, kt_div_kn=0.2, tan_phi=tan_phi)
+    m = grit.FrictMat(young=1e7, density=1000, kt_div_kn=0.2, tan_phi=tan_phi, law=law)
     s.add(grit.Sphere((0, 0, 0), 0.5, mat=m))
     s.add(grit.Sphere((1, 0, 0), 0.5, mat=m))
     return s

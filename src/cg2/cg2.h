@@ -8,39 +8,55 @@
  * r1, r2 from which the effective lengths and contact area come) and
  * returns true. l6geom.h turns that into the contact-local frame.
  *
- * Adding a shape pair = one header here with its inline functor, one entry
- * in the kind enum and one entry in the dispatch table (dispatch.c). */
+ * Adding a shape pair = one header here with its inline functor (included
+ * by all.h) and one entry in GRIT_CG2_LIST below. */
 #ifndef GRIT_CG2_H
 #define GRIT_CG2_H
 
 #include "core/scene_impl.h"
 
+/* The registration list of the geometry functors:
+ *   X(KIND, functor, shape A, shape B, Woo's name)
+ * The functor takes the particles in the order (A, B). The enum, the
+ * dispatch table by shape pair (dispatch.c), the names and the contact
+ * loop's specialisations (contact/contact_loop.c) all follow from this list.
+ * The order is kept in restart files: append new pairs at the end. Pairs
+ * without an entry never collide (as in Woo; e.g. ellipsoid - infinite
+ * cylinder). Facet-Ellipsoid and Capsule-Ellipsoid are grit extensions. */
+#define GRIT_CG2_LIST(X)                                                                           \
+    X(SPHERE_SPHERE, cg2_sphere_sphere, SPHERE, SPHERE, "Cg2_Sphere_Sphere_L6Geom")                \
+    X(FACET_SPHERE, cg2_facet_sphere, FACET, SPHERE, "Cg2_Facet_Sphere_L6Geom")                    \
+    X(WALL_SPHERE, cg2_wall_sphere, WALL, SPHERE, "Cg2_Wall_Sphere_L6Geom")                        \
+    X(INFCYLINDER_SPHERE, cg2_infcylinder_sphere, INFCYLINDER, SPHERE,                             \
+      "Cg2_InfCylinder_Sphere_L6Geom")                                                             \
+    X(ELLIPSOID_ELLIPSOID, cg2_ellipsoid_ellipsoid, ELLIPSOID, ELLIPSOID,                          \
+      "Cg2_Ellipsoid_Ellipsoid_L6Geom")                                                            \
+    X(SPHERE_ELLIPSOID, cg2_sphere_ellipsoid, SPHERE, ELLIPSOID, "Cg2_Sphere_Ellipsoid_L6Geom")    \
+    X(WALL_ELLIPSOID, cg2_wall_ellipsoid, WALL, ELLIPSOID, "Cg2_Wall_Ellipsoid_L6Geom")            \
+    X(WALL_FACET, cg2_wall_facet, WALL, FACET, "Cg2_Wall_Facet_L6Geom")                            \
+    X(ROD_SPHERE, cg2_rod_sphere, ROD, SPHERE, "Cg2_Rod_Sphere_L6Geom")                            \
+    X(WALL_CAPSULE, cg2_wall_capsule, WALL, CAPSULE, "Cg2_Wall_Capsule_L6Geom")                    \
+    X(CAPSULE_CAPSULE, cg2_capsule_capsule, CAPSULE, CAPSULE, "Cg2_Capsule_Capsule_L6Geom")        \
+    X(INFCYLINDER_CAPSULE, cg2_infcylinder_capsule, INFCYLINDER, CAPSULE,                          \
+      "Cg2_InfCylinder_Capsule_L6Geom")                                                            \
+    X(FACET_CAPSULE, cg2_facet_capsule, FACET, CAPSULE, "Cg2_Facet_Capsule_L6Geom")                \
+    X(SPHERE_CAPSULE, cg2_sphere_capsule, SPHERE, CAPSULE, "Cg2_Sphere_Capsule_L6Geom")            \
+    X(FACET_FACET, cg2_facet_facet, FACET, FACET, "Cg2_Facet_Facet_L6Geom")                        \
+    X(FACET_INFCYLINDER, cg2_facet_infcylinder, FACET, INFCYLINDER, "Cg2_Facet_InfCylinder_L6Geom") \
+    X(FACET_ELLIPSOID, cg2_facet_ellipsoid, FACET, ELLIPSOID, "Cg2_Facet_Ellipsoid_L6Geom")        \
+    X(CAPSULE_ELLIPSOID, cg2_capsule_ellipsoid, CAPSULE, ELLIPSOID, "Cg2_Capsule_Ellipsoid_L6Geom")
+
 typedef enum grit_cg2_kind {
-    GRIT_CG2_SPHERE_SPHERE = 0,
-    GRIT_CG2_FACET_SPHERE,
-    GRIT_CG2_WALL_SPHERE,
-    GRIT_CG2_INFCYLINDER_SPHERE,
-    GRIT_CG2_ELLIPSOID_ELLIPSOID,
-    GRIT_CG2_SPHERE_ELLIPSOID,
-    GRIT_CG2_WALL_ELLIPSOID,
-    GRIT_CG2_WALL_FACET,
-    GRIT_CG2_ROD_SPHERE,
-    GRIT_CG2_WALL_CAPSULE,
-    GRIT_CG2_CAPSULE_CAPSULE,
-    GRIT_CG2_INFCYLINDER_CAPSULE,
-    GRIT_CG2_FACET_CAPSULE,
-    GRIT_CG2_SPHERE_CAPSULE,
-    GRIT_CG2_FACET_FACET,
-    GRIT_CG2_FACET_INFCYLINDER,
-    /* grit extensions beyond Woo's sixteen */
-    GRIT_CG2_FACET_ELLIPSOID,
-    GRIT_CG2_CAPSULE_ELLIPSOID,
+#define GRIT_CG2_ENUM(K, fn, A, B, name) GRIT_CG2_##K,
+    GRIT_CG2_LIST(GRIT_CG2_ENUM)
+#undef GRIT_CG2_ENUM
     GRIT_CG2_KIND_COUNT,
     GRIT_CG2_NONE = 255
 } grit_cg2_kind;
 
-/* kind_start in scene_impl.h has room for 32 kinds */
-_Static_assert(GRIT_CG2_KIND_COUNT <= 32, "too many geometry kinds for grit_contacts.kind_start");
+/* blocks of contacts by (kind, law): scene_impl.h */
+enum { GRIT_BLOCK_COUNT = GRIT_CG2_KIND_COUNT * GRIT_LAW_COUNT };
+_Static_assert((int)GRIT_BLOCK_COUNT <= (int)GRIT_BLOCK_MAX, "too many (geometry, law) blocks for grit_contacts.block_start");
 
 typedef struct grit_cg2_out {
     grit_vec3 n;  /* unit normal, A -> B */
@@ -56,8 +72,17 @@ typedef struct grit_cg2_entry {
     uint8_t swap; /* the functor wants the particles the other way round */
 } grit_cg2_entry;
 
-extern const grit_cg2_entry grit_cg2_dispatch[GRIT_SHAPE_COUNT][GRIT_SHAPE_COUNT];
+/* The dispatch table generated from GRIT_CG2_LIST (dispatch.c): per shape
+ * pair 0 (no functor) or kind + 1, plus 128 when the particles are swapped. */
+extern const uint8_t grit_cg2_table[GRIT_SHAPE_COUNT][GRIT_SHAPE_COUNT];
 extern const char *const grit_cg2_names[GRIT_CG2_KIND_COUNT];
+
+/* The functor of a pair of shapes, and whether it wants them swapped. */
+static inline grit_cg2_entry grit_cg2_lookup(int shape_a, int shape_b)
+{
+    const uint8_t c = grit_cg2_table[shape_a][shape_b];
+    return c ? (grit_cg2_entry){(uint8_t)((c & 127u) - 1u), (uint8_t)(c >> 7)} : (grit_cg2_entry){GRIT_CG2_NONE, 0};
+}
 
 /* Check that no two flat particles (walls, facets without thickness) may
  * collide: their effective lengths are undefined (spec 2.5, rule 3). Returns

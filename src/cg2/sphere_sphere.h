@@ -1,4 +1,4 @@
-/* grit internal: Cg2_Sphere_Sphere_L6Geom (spec 2.4 (1)). */
+/* grit internal: Cg2_Sphere_Sphere_L6Geom (docs/shapes.md). */
 #ifndef GRIT_CG2_SPHERE_SPHERE_H
 #define GRIT_CG2_SPHERE_SPHERE_H
 
@@ -11,7 +11,12 @@ static inline bool cg2_sphere_sphere(const grit_scene *s, int a, int b, grit_vec
     grit_vec3 xb = v3_add(pb.pos, shift);
     grit_vec3 d = v3_sub(xb, pa.pos);
     double rr = pa.r + pb.r, d2 = v3_norm2(d);
-    if (!real && d2 > rr * rr) return false;
+    /* a new contact up to interaction_radius (rA + rB) (Woo's distFactor),
+     * a real one whatever the distance: only its law breaks it */
+    if (!real) {
+        const double reach = rr * s->def.interaction_radius;
+        if (d2 > reach * reach) return false;
+    }
     double dist = sqrt(d2);
     /* coincident centres: keep the previous normal, else an arbitrary one */
     o->n = dist > 0 ? v3_scale(d, 1.0 / dist) : (real ? prev->ex : v3(1, 0, 0));

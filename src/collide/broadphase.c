@@ -8,6 +8,7 @@
 #include "collide/periodic.h"
 #include "collide/sort.h"
 #include "core/storage.h"
+#include "material/material.h"
 #include "shape/shape.h"
 
 /* A box spanning more cells than this is tested against every particle. */
@@ -92,7 +93,7 @@ bool grit_may_collide(const grit_scene *s, int i, int j)
 {
     uint32_t m = s->b.mask[i] & s->b.mask[j];
     if (m == 0 || (m & GRIT_MASK_LONE)) return false;
-    return grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]].kind != GRIT_CG2_NONE;
+    return grit_cg2_lookup(s->b.shape[i], s->b.shape[j]).kind != GRIT_CG2_NONE;
 }
 
 static inline bool boxes_overlap(const grit_aabb *a, const grit_aabb *b)
@@ -277,7 +278,7 @@ static inline bool spheres_within_skin(const grit_scene *s, int i, int j, double
 {
     if (s->b.shape[i] != GRIT_SHAPE_SPHERE || s->b.shape[j] != GRIT_SHAPE_SPHERE) return true;
     const grit_posr a = s->b.pr[i], b = s->b.pr[j];
-    double reach = a.r + b.r + skin2;
+    double reach = (a.r + b.r) * s->def.interaction_radius + skin2;
     return v3_norm2(v3_sub(a.pos, b.pos)) <= reach * reach;
 }
 
@@ -402,15 +403,21 @@ static int build_pairs(grit_scene *s)
                 if (op->a == j || op->b == j) old = bp->old_list[q];
             }
             bp->nsrc[k] = old;
+            const uint8_t law = grit_matpair_of(s, s->b.mat[i], s->b.mat[j])->law;
             if (old >= 0) {
                 bp->npair[k] = C->pair[old];
+                if (bp->npair[k].law != law) { /* the materials' law changed (a pair override) */
+                    bp->npair[k].law = law;
+                    bp->npair[k].flags |= CF_NEW_LAW;
+                }
             } else {
-                grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
+                grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[j]);
                 grit_pair *p = &bp->npair[k];
                 memset(p, 0, sizeof *p);
                 p->a = e.swap ? j : i;
                 p->b = e.swap ? i : j;
                 p->kind = e.kind;
+                p->law = law;
             }
         }
     }
@@ -444,8 +451,9 @@ static void permute_in_place(void *base, size_t elem, const int32_t *perm, int m
 }
 
 /* Split the new list: pairs that keep a real contact's state go to the
- * contact list (by kind, stable; their state moved in place), the others to
- * the potential list (by kind, stable). */
+ * contact list (by block, stable; their state moved in place), the others to
+ * the potential list (by block, stable). A contact whose law changed starts
+ * the new law with no state (NaN). */
 static int install_pairs(grit_scene *s)
 {
     grit_broadphase *bp = s->bp;
@@ -453,16 +461,17 @@ static int install_pairs(grit_scene *s)
     const int nn = bp->nn, m = C->n;
     if (reserve_i32(&bp->perm, &bp->perm_cap, m) || grit_grow((void **)&bp->done, 1, m > 0 ? m : 1))
         return -1;
-    int creal[GRIT_CG2_KIND_COUNT + 1] = {0}, cpot[GRIT_CG2_KIND_COUNT + 1] = {0};
+    int creal[GRIT_BLOCK_COUNT + 1] = {0}, cpot[GRIT_BLOCK_COUNT + 1] = {0};
+#define BLOCK(p) grit_block_of((p).kind, (p).law)
     for (int k = 0; k < nn; k++) {
-        if (bp->nsrc[k] >= 0) creal[bp->npair[k].kind + 1]++;
-        else cpot[bp->npair[k].kind + 1]++;
+        if (bp->nsrc[k] >= 0) creal[BLOCK(bp->npair[k]) + 1]++;
+        else cpot[BLOCK(bp->npair[k]) + 1]++;
     }
-    for (int q = 0; q < GRIT_CG2_KIND_COUNT; q++) {
+    for (int q = 0; q < GRIT_BLOCK_COUNT; q++) {
         creal[q + 1] += creal[q];
         cpot[q + 1] += cpot[q];
     }
-    const int nreal = creal[GRIT_CG2_KIND_COUNT], npot = cpot[GRIT_CG2_KIND_COUNT];
+    const int nreal = creal[GRIT_BLOCK_COUNT], npot = cpot[GRIT_BLOCK_COUNT];
     /* room for every potential pair to become a contact: untouched pages of
      * a large allocation cost no memory, and promotion never reallocates */
     if (nreal + npot > C->cap) {
@@ -474,8 +483,8 @@ static int install_pairs(grit_scene *s)
         if (grit_grow((void **)&C->pot, sizeof *C->pot, c)) return -1;
         C->cap_pot = c;
     }
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
-        C->kind_start[q] = creal[q];
+    for (int q = 0; q <= GRIT_BLOCK_COUNT; q++) {
+        C->block_start[q] = creal[q];
         C->pot_start[q] = cpot[q];
     }
     /* the contact list: new position -> old slot, completed to a permutation */
@@ -483,10 +492,10 @@ static int install_pairs(grit_scene *s)
     if (m > 0) memset(used, 0, (size_t)m);
     for (int k = 0; k < nn; k++) {
         if (bp->nsrc[k] < 0) {
-            C->pot[cpot[bp->npair[k].kind]++] = bp->npair[k];
+            C->pot[cpot[BLOCK(bp->npair[k])]++] = bp->npair[k];
             continue;
         }
-        int pos = creal[bp->npair[k].kind]++;
+        int pos = creal[BLOCK(bp->npair[k])]++;
         C->pair[pos] = bp->npair[k]; /* the old pairs are not read any more */
         bp->perm[pos] = bp->nsrc[k];
         used[bp->nsrc[k]] = 1;
@@ -505,6 +514,12 @@ static int install_pairs(grit_scene *s)
     permute_in_place(C->cold, sizeof *C->cold, bp->perm, m, bp->done, tmp);
     if (C->ext_n > 0) permute_in_place(C->ext, sizeof(double) * (size_t)C->ext_n, bp->perm, m, bp->done, tmp);
     free(tmp);
+#undef BLOCK
+    for (int k = 0; k < nreal; k++)
+        if (C->pair[k].flags & CF_NEW_LAW) {
+            C->pair[k].flags &= (uint8_t)~CF_NEW_LAW;
+            for (int q = 0; q < C->ext_n; q++) C->ext[(size_t)k * (size_t)C->ext_n + (size_t)q] = NAN;
+        }
     C->n = nreal;
     C->n_pot = npot;
     C->n_promoted = 0;
@@ -641,9 +656,9 @@ int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
     /* most contacts were created since the last rebuild, outside the blocks
-     * by kind and out of space order: rebuild to put them in place */
+     * and out of space order: rebuild to put them in place */
     const grit_contacts *C = &s->c;
-    int fresh = C->n - C->kind_start[GRIT_CG2_KIND_COUNT];
+    int fresh = C->n - C->block_start[GRIT_BLOCK_COUNT];
     bool reblock = fresh > 1024 && fresh > C->n / 2;
     /* periodic: the wrapped images' moves and the deformation of the cell */
     const double disp2 = s->cell ? grit_periodic_disp2(s) : s->max_disp2;

@@ -25,6 +25,7 @@
 #include "collide/broadphase.h"
 #include "collide/sort.h"
 #include "core/storage.h"
+#include "material/material.h"
 #include "shape/shape.h"
 
 /* a candidate partner j of particle i, with the image k of j */
@@ -346,7 +347,7 @@ static int partners(grit_scene *s, int i)
             const int8_t k[3] = {(int8_t)kd.x, (int8_t)kd.y, (int8_t)kd.z};
             if (s->b.shape[i] == GRIT_SHAPE_SPHERE && s->b.shape[j] == GRIT_SHAPE_SPHERE) {
                 const grit_posr a = s->b.pr[i], b = s->b.pr[j];
-                const double reach = a.r + b.r + skin2;
+                const double reach = (a.r + b.r) * s->def.interaction_radius + skin2;
                 if (v3_norm2(v3_sub(v3_add(b.pos, m3_mul_k(&C->H, k)), a.pos)) > reach * reach) continue;
             }
             if (push_cand(p, &nc, j, k)) return -1;
@@ -424,14 +425,20 @@ static int build_pairs(grit_scene *s)
                 if (cand_is(cd, j, k)) old = p->old_list[q];
             }
             grit_pair np;
+            const uint8_t law = grit_matpair_of(s, s->b.mat[i], s->b.mat[cd.j])->law;
             if (old >= 0) {
                 np = C->pair[old];
+                if (np.law != law) { /* the materials' law changed (a pair override) */
+                    np.law = law;
+                    np.flags |= CF_NEW_LAW;
+                }
             } else {
-                const grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[cd.j]];
+                const grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[cd.j]);
                 memset(&np, 0, sizeof np);
                 np.a = e.swap ? cd.j : i;
                 np.b = e.swap ? i : cd.j;
                 np.kind = e.kind;
+                np.law = law;
                 for (int a = 0; a < 3; a++) np.cell[a] = (int8_t)(e.swap ? -cd.k[a] : cd.k[a]);
             }
             if (grit_broadphase_push(s, &np, old)) return -1;
@@ -510,7 +517,7 @@ int grit_cell_brute_force_overlaps(grit_scene *s, int *out, int cap)
     for (int i = 0; i < s->b.n; i++)
         for (int j = i + 1; j < s->b.n; j++) {
             if (!grit_may_collide(s, i, j)) continue;
-            const grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
+            const grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[j]);
             const int a = e.swap ? j : i, b = e.swap ? i : j;
             const grit_vec3 r = m3_mul(&C->Hinv, v3_sub(s->b.pr[b].pos, s->b.pr[a].pos));
             const grit_vec3 k0 = v3(-round(r.x), -round(r.y), -round(r.z));

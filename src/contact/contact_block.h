@@ -12,14 +12,18 @@
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
                        grit_law_energy *, const grit_cg2_out *, double *);
+/* the law's physics functor (Cp2) and state initialisation of a new contact */
+typedef void (*create_fn)(const grit_scene *, int, int, const grit_cg2_out *, grit_contact_cold *, grit_frictphys *,
+                          double *);
 
 /* periodic: B is seen at its image x_B + H k, moving with the velocity shift
  * L H_half k, added to B's velocity in the functor's output so that the
  * frame update and the law both see it (the aperiodic instance has no trace
  * of it) */
 static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, int lo, int hi, cg2_fn cg2,
-                                                                law_fn law, const bool track, const bool torque,
-                                                                const bool periodic, grit_law_energy *E)
+                                                                law_fn law, create_fn create, const bool track,
+                                                                const bool torque, const bool periodic,
+                                                                grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     grit_ft *ft = s->b.ft;
@@ -41,16 +45,16 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
         if (periodic) o.v2 = v3_add(o.v2, dvs);
         grit_frictphys *p = &C->phys[k];
         grit_contact_cold *cold = &C->cold[k];
+        double *ext = C->ext_n ? C->ext + (size_t)k * (size_t)C->ext_n : NULL;
         if (!real) {
             l6geom_create(g, cold, &o, lens_touch);
             cold->uN0 = NAN;
             cold->step_created = s->step;
-            grit_cp2_frictmat_frictphys(s, s->b.mat[a], s->b.mat[b], cold, p);
+            create(s, a, b, &o, cold, p, ext);
             pp->flags |= CF_REAL;
         } else {
             l6geom_update(g, &o, L.dt, renorm, zero);
         }
-        double *ext = C->ext_n ? C->ext + (size_t)k * (size_t)C->ext_n : NULL;
         if (!law(&L, g, p, cold, !real, track, E, &o, ext)) {
             pp->flags &= (uint8_t)~CF_REAL; /* history is lost; it may touch again as a new contact */
             continue;
@@ -76,10 +80,10 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
 }
 
 static inline __attribute__((always_inline)) int run_block(grit_scene *s, int lo, int hi, cg2_fn cg2, law_fn law,
-                                                           const bool track, const bool torque,
+                                                           create_fn create, const bool track, const bool torque,
                                                            grit_law_energy *E)
 {
-    return run_block_cell(s, lo, hi, cg2, law, track, torque, false, E);
+    return run_block_cell(s, lo, hi, cg2, law, create, track, torque, false, E);
 }
 
 #endif

@@ -1,78 +1,89 @@
 /* grit: the contact loop.
  *
- * Contacts are stored in blocks by geometry kind. For each block
- * one loop is compiled per (geometry functor, law, energy tracking on/off)
- * through the always-inlined run_block "template", so that nothing is
- * dispatched per contact and the plain step pays nothing for energy
- * bookkeeping. */
+ * Contacts are stored in blocks of one (geometry functor, law). For each
+ * block one loop is compiled per (geometry functor, law, energy tracking
+ * on/off, periodic or not) through the always-inlined run_block
+ * "template", so that nothing is dispatched per contact and the plain step
+ * pays nothing for energy bookkeeping. The instances are generated from the
+ * registration lists GRIT_CG2_LIST (cg2/cg2.h) and GRIT_LAWS (grit/law.h). */
 #include "contact/contact_loop.h"
 
 #include "cg2/all.h"
 #include "contact/contact_block.h"
+#include "contact/ss_cpm_simd.h"
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
 #include "core/storage.h"
-#include "law2/idealelpl.h"
-#include "law2/kuhn.h"
-#include "law2/linel6.h"
+#include "law2/all.h"
 
-#define RUN_FLAT(CG2, LAW, TORQUE) \
-    (track ? run_block(s, lo, hi, CG2, LAW, true, TORQUE, E) : run_block(s, lo, hi, CG2, LAW, false, TORQUE, E))
-/* periodic cell: B at its image (contact_block.h) */
-#define RUN_CELL(CG2, LAW, TORQUE)                                     \
-    (track ? run_block_cell(s, lo, hi, CG2, LAW, true, TORQUE, true, E) \
-           : run_block_cell(s, lo, hi, CG2, LAW, false, TORQUE, true, E))
-#define RUN(CG2, LAW, TORQUE) (s->cell ? RUN_CELL(CG2, LAW, TORQUE) : RUN_FLAT(CG2, LAW, TORQUE))
-#define BY_LAW(CG2)                                                                                                \
-    (law == GRIT_LAW_LINEL6 ? RUN(CG2, law_linel6, true)                                                           \
-                            : (law == GRIT_LAW_KUHN ? RUN(CG2, law_kuhn, false) : RUN(CG2, law_idealelpl, false)))
+static const int law_ext_n[GRIT_LAW_COUNT] = {
+#define EXT_N(U, l, phys, name) [GRIT_LAW_##U] = GRIT_LAW_##U##_EXT_N,
+    GRIT_LAWS(EXT_N)
+#undef EXT_N
+};
 
-int grit_law_ext_n(int law) { return law == GRIT_LAW_KUHN ? GRIT_KUHN_EXT_N : 0; }
+int grit_law_ext_n(int law) { return law >= 0 && law < GRIT_LAW_COUNT ? law_ext_n[law] : 0; }
 
 int grit_contact_prepare(grit_scene *s)
 {
-    int n = grit_law_ext_n(s->def.law);
+    /* the largest state of the laws in use (a scene without materials has
+     * no contacts) */
+    int n = s->c.ext_n;
+    for (int k = 0; k < s->pair_table_n * s->pair_table_n; k++)
+        if (s->pair_table[k].phys != GRIT_PHYS_NONE && law_ext_n[s->pair_table[k].law] > n)
+            n = law_ext_n[s->pair_table[k].law];
     if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
-        return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of law %d", s->def.law);
+        return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of the contact laws");
     return GRIT_OK;
 }
 
-/* Contacts [lo, hi) of one kind; returns how many are real afterwards. */
-static int run_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E)
+#define RUN_FLAT(CG2, LAW, CREATE, TORQUE)                                   \
+    (track ? run_block(s, lo, hi, CG2, LAW, CREATE, true, TORQUE, E)          \
+           : run_block(s, lo, hi, CG2, LAW, CREATE, false, TORQUE, E))
+/* periodic cell: B at its image (contact_block.h) */
+#define RUN_CELL(CG2, LAW, CREATE, TORQUE)                                   \
+    (track ? run_block_cell(s, lo, hi, CG2, LAW, CREATE, true, TORQUE, true, E) \
+           : run_block_cell(s, lo, hi, CG2, LAW, CREATE, false, TORQUE, true, E))
+
+/* One geometry functor under every law: inlined once per functor, so that
+ * each (functor, law) gets its own loop. */
+static inline __attribute__((always_inline)) int run_laws(grit_scene *s, int law, int lo, int hi, cg2_fn cg2,
+                                                          grit_law_energy *E)
 {
     const bool track = s->def.track_energy;
-    const int law = s->def.law;
-    switch (kind) {
-    case GRIT_CG2_SPHERE_SPHERE:
-        if (law == GRIT_LAW_IDEALELPL && s->def.simd && !s->eqlb_used)
-            return grit_ss_idealelpl_simd(s, lo, hi, track, E);
-        if (law == GRIT_LAW_KUHN && s->def.simd) return grit_ss_kuhn_simd(s, lo, hi, track, E);
-        return BY_LAW(cg2_sphere_sphere);
-    case GRIT_CG2_FACET_SPHERE: return BY_LAW(cg2_facet_sphere);
-    case GRIT_CG2_WALL_SPHERE: return BY_LAW(cg2_wall_sphere);
-    case GRIT_CG2_INFCYLINDER_SPHERE: return BY_LAW(cg2_infcylinder_sphere);
-    case GRIT_CG2_ELLIPSOID_ELLIPSOID: return BY_LAW(cg2_ellipsoid_ellipsoid);
-    case GRIT_CG2_SPHERE_ELLIPSOID: return BY_LAW(cg2_sphere_ellipsoid);
-    case GRIT_CG2_WALL_ELLIPSOID: return BY_LAW(cg2_wall_ellipsoid);
-    case GRIT_CG2_WALL_FACET: return BY_LAW(cg2_wall_facet);
-    case GRIT_CG2_ROD_SPHERE: return BY_LAW(cg2_rod_sphere);
-    case GRIT_CG2_WALL_CAPSULE: return BY_LAW(cg2_wall_capsule);
-    case GRIT_CG2_CAPSULE_CAPSULE: return BY_LAW(cg2_capsule_capsule);
-    case GRIT_CG2_INFCYLINDER_CAPSULE: return BY_LAW(cg2_infcylinder_capsule);
-    case GRIT_CG2_FACET_CAPSULE: return BY_LAW(cg2_facet_capsule);
-    case GRIT_CG2_SPHERE_CAPSULE: return BY_LAW(cg2_sphere_capsule);
-    case GRIT_CG2_FACET_FACET: return BY_LAW(cg2_facet_facet);
-    case GRIT_CG2_FACET_INFCYLINDER: return BY_LAW(cg2_facet_infcylinder);
-    case GRIT_CG2_FACET_ELLIPSOID: return BY_LAW(cg2_facet_ellipsoid);
-    case GRIT_CG2_CAPSULE_ELLIPSOID: return BY_LAW(cg2_capsule_ellipsoid);
+    switch (law) {
+#define CASE(U, l, phys, name)                                                                         \
+    case GRIT_LAW_##U:                                                                                 \
+        return s->cell ? RUN_CELL(cg2, law_##l, create_##l, GRIT_LAW_##U##_TORQUE)                     \
+                       : RUN_FLAT(cg2, law_##l, create_##l, GRIT_LAW_##U##_TORQUE);
+        GRIT_LAWS(CASE)
+#undef CASE
     default: return 0;
     }
 }
 
-/* Potential pairs of one kind: a pair whose shapes touch is appended to the
+/* Contacts [lo, hi) of one block; returns how many are real afterwards. */
+static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_energy *E)
+{
+    if (kind == GRIT_CG2_SPHERE_SPHERE && s->def.simd) { /* the vectorised kernels */
+        const bool track = s->def.track_energy;
+        if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
+    }
+    switch (kind) {
+#define CASE(K, fn, A, B, name) \
+    case GRIT_CG2_##K: return run_laws(s, law, lo, hi, fn, E);
+        GRIT_CG2_LIST(CASE)
+#undef CASE
+    default: return 0;
+    }
+}
+
+/* Potential pairs of one block: a pair whose shapes touch is appended to the
  * contact list, where it is created and gets its first force at once. */
-static int promote_range(grit_scene *s, int kind, int lo, int hi, grit_law_energy *E)
+static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     int n_real = 0;
@@ -90,38 +101,47 @@ static int promote_range(grit_scene *s, int kind, int lo, int hi, grit_law_energ
         C->pair[q].flags = 0;
         pp->flags |= CF_PROMOTED;
         C->n_promoted++;
-        n_real += run_range(s, kind, q, q + 1, E);
+        n_real += run_range(s, kind, law, q, q + 1, E);
     }
     return n_real;
 }
 
 int grit_contact_loop(grit_scene *s)
 {
-    grit_law_energy E = {0, 0, 0, 0};
+    grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     grit_contacts *C = &s->c;
     int n_real = 0;
-    if (s->def.ini_eqlb) s->eqlb_used = true;
-    for (int kind = 0; kind < GRIT_CG2_KIND_COUNT; kind++)
-        if (C->kind_start[kind] < C->kind_start[kind + 1])
-            n_real += run_range(s, kind, C->kind_start[kind], C->kind_start[kind + 1], &E);
+    if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
+    for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
+        if (C->block_start[b] < C->block_start[b + 1])
+            n_real += run_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1], &E);
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
-    for (int k = C->kind_start[GRIT_CG2_KIND_COUNT], k2; k < n_old; k = k2) {
-        /* runs of one kind (promotions come kind by kind): the block loops apply */
-        for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == C->pair[k].kind; k2++) {}
-        n_real += run_range(s, C->pair[k].kind, k, k2, &E);
+    for (int k = C->block_start[GRIT_BLOCK_COUNT], k2; k < n_old; k = k2) {
+        /* runs of one block (promotions come block by block): the block loops apply */
+        const grit_pair *p = &C->pair[k];
+        for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
+        n_real += run_range(s, p->kind, p->law, k, k2, &E);
     }
-    for (int kind = 0; kind < GRIT_CG2_KIND_COUNT; kind++) {
-        int r = promote_range(s, kind, C->pot_start[kind], C->pot_start[kind + 1], &E);
+    for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
+        if (C->pot_start[b] == C->pot_start[b + 1]) continue;
+        int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);
         if (r < 0) return r;
         n_real += r;
     }
     s->c.n_real = n_real;
+    s->cpm_broken += E.cohesive_broken;
+    if (E.failed)
+        return grit_fail(s, GRIT_ENUMERIC,
+                         "step %ld: the concrete law's scalar solver did not converge on %d contact%s (visco-damage or "
+                         "visco-plasticity parameters out of its reach: dmg_tau, dmg_rate_exp, pl_tau, pl_rate_exp)",
+                         s->step, E.failed, E.failed == 1 ? "" : "s");
     if (s->def.track_energy) {
         s->energy[GRIT_E_ELAST] += E.elast;
         s->energy[GRIT_E_PLAST] += E.plast;
         s->energy[GRIT_E_VISC] += E.visc;
         s->energy[GRIT_E_BROKEN] += E.broken;
+        s->energy[GRIT_E_DAMAGE] += E.damage;
     }
     return GRIT_OK;
 }

@@ -47,6 +47,7 @@ static void fill_info(const grit_scene *s, int k, grit_contact_info *in)
     in->lens[0] = c->lens[0];
     in->lens[1] = c->lens[1];
     in->area = c->area;
+    in->law = p->law;
 }
 
 int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info)
@@ -91,7 +92,7 @@ int grit_brute_force_overlaps(grit_scene *s, int *out, int cap)
     for (int i = 0; i < s->b.n; i++)
         for (int j = i + 1; j < s->b.n; j++) {
             if (!grit_may_collide(s, i, j)) continue;
-            grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[i]][s->b.shape[j]];
+            grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[j]);
             int a = e.swap ? j : i, b = e.swap ? i : j;
             grit_cg2_out o;
             if (!grit_cg2_eval(s, e.kind, a, b, v3_zero(), false, &dummy, &o) || !(o.uN < 0)) continue;

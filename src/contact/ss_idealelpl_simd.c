@@ -49,13 +49,13 @@ static inline void gather_rows(const void *const p[4], size_t off, v4d out[4])
 /* Scalar fallback for one contact. */
 static inline int scalar_one(grit_scene *s, int k, bool track, grit_law_energy *E)
 {
-    return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, true, false, E)
-                 : run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, false, false, E);
+    return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, create_idealelpl, true, false, E)
+                 : run_block(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, create_idealelpl, false, false, E);
 }
 static int scalar_one_cell(grit_scene *s, int k, bool track, grit_law_energy *E)
 {
-    return track ? run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, true, false, true, E)
-                 : run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, false, false, true, E);
+    return track ? run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, create_idealelpl, true, false, true, E)
+                 : run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_idealelpl, create_idealelpl, false, false, true, E);
 }
 static inline __attribute__((always_inline)) int scalar_any(grit_scene *s, int k, bool track, const bool periodic,
                                                              grit_law_energy *E)
@@ -139,14 +139,15 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d tanphi = {p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
     const v4d cn = {p[0]->cn, p[1]->cn, p[2]->cn, p[3]->cn};
     const v4d fy0 = P0[1], fz0 = P0[2];
-    const bool no_break = s->def.no_break, no_slip = s->def.no_slip, plast_return = s->def.plast_book == 1;
+    const grit_idealelpl_def *law = &s->laws.idealelpl;
+    const bool no_break = law->no_break, no_slip = law->no_slip, plast_return = law->plast_book == GRIT_PLAST_BOOK_RETURN;
     const v4l broken = no_break ? (v4l){0, 0, 0, 0} : (uN > zero);
     const v4d fel = kn * uN;
     v4d fx = fel + cn * vel.x;
     if (!no_break) fx = v4_min(fx, zero); /* a dashpot never pulls */
     v4d fy = zero, fz = zero;
     const v4d ktnz = v4_sel(kt != zero, kt, v4_set1(1.0)); /* kt = 0: energy terms skipped */
-    if (!s->def.no_frict) {
+    if (!law->no_frict) {
         const v4l frict = tanphi != zero;
         fy = fy0 + vdt * kt * vel.y;
         fz = fz0 + vdt * kt * vel.z;
@@ -249,7 +250,7 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
         }
         if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
             const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
-            const double rr = pa.r + pb.r;
+            const double rr = (pa.r + pb.r) * s->def.interaction_radius; /* cg2_sphere_sphere's reach */
             grit_vec3 xb = pb.pos;
             if (periodic) {
                 grit_vec3 sh, dvs;

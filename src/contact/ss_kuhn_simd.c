@@ -79,13 +79,13 @@ static inline v4l bits_eq(v4d a, v4d b) { return (v4l)a == (v4l)b; }
 
 static inline int scalar_one(grit_scene *s, int k, bool track, grit_law_energy *E)
 {
-    return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_kuhn, true, false, E)
-                 : run_block(s, k, k + 1, cg2_sphere_sphere, law_kuhn, false, false, E);
+    return track ? run_block(s, k, k + 1, cg2_sphere_sphere, law_kuhn, create_kuhn, true, false, E)
+                 : run_block(s, k, k + 1, cg2_sphere_sphere, law_kuhn, create_kuhn, false, false, E);
 }
 static int scalar_one_cell(grit_scene *s, int k, bool track, grit_law_energy *E)
 {
-    return track ? run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_kuhn, true, false, true, E)
-                 : run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_kuhn, false, false, true, E);
+    return track ? run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_kuhn, create_kuhn, true, false, true, E)
+                 : run_block_cell(s, k, k + 1, cg2_sphere_sphere, law_kuhn, create_kuhn, false, false, true, E);
 }
 static __attribute__((noinline)) int scalar_any(grit_scene *s, int k, bool track, bool periodic,
                                                 grit_law_energy *E)
@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     grit_l6geom *g[4] = {&C->geom[k[0]], &C->geom[k[1]], &C->geom[k[2]], &C->geom[k[3]]};
     grit_frictphys *p[4] = {&C->phys[k[0]], &C->phys[k[1]], &C->phys[k[2]], &C->phys[k[3]]};
     double *x[4];
-    for (int l = 0; l < 4; l++) x[l] = C->ext + (size_t)k[l] * GRIT_KUHN_EXT_N;
+    for (int l = 0; l < 4; l++) x[l] = C->ext + (size_t)k[l] * (size_t)C->ext_n; /* ext_n >= 8: other laws in the scene */
     const void *gp[4] = {g[0], g[1], g[2], g[3]}, *xp[4] = {x[0], x[1], x[2], x[3]};
     gather_rows(gp, 0, R);  /* ex.x ex.y ex.z ey.x */
     gather_rows(gp, 32, R2); /* ey.y ey.z c.x c.y */
@@ -186,7 +186,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     gather_rows(pp4, 32, P1); /* t.y t.z kn kt */
     const v4d kn = P1[2], kt = P1[3];
     const v4d cn = {p[0]->cn, p[1]->cn, p[2]->cn, p[3]->cn};
-    const v4d mu = s->def.no_frict ? zero : (v4d){p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
+    const v4d mu = s->laws.idealelpl.no_frict ? zero : (v4d){p[0]->tan_phi, p[1]->tan_phi, p[2]->tan_phi, p[3]->tan_phi};
     const v4vec n1 = ex;
     const v4vec du = vv_scale(vrel, vdt);
     const v4vec dth_p = vv_scale(wa, vdt), dth_q = vv_scale(wb, vdt);
@@ -362,7 +362,7 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
         }
         if (!(pair[k].flags & CF_REAL)) { /* potential: narrow phase and creation, scalar */
             const grit_posr pa = pr[pair[k].a], pb = pr[pair[k].b];
-            const double rr = pa.r + pb.r;
+            const double rr = (pa.r + pb.r) * s->def.interaction_radius; /* cg2_sphere_sphere's reach */
             grit_vec3 xb = pb.pos;
             if (periodic) {
                 grit_vec3 sh, dvs;

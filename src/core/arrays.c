@@ -56,6 +56,7 @@ static const entry table[] = {
     CV(row_a, pair, grit_pair, a, "i4", 4, 1, "-", "row (particle view index) of particle A")
     CV(row_b, pair, grit_pair, b, "i4", 4, 1, "-", "row of particle B")
     CV(kind, pair, grit_pair, kind, "u1", 1, 1, "-", "geometry functor (shape pair) of the contact")
+    CV(law, pair, grit_pair, law, "u1", 1, 1, "-", "contact law (grit_law), from the two materials")
     CV(flags, pair, grit_pair, flags, "u1", 1, 1, "-", "bit 0 (GRIT_CONTACT_REAL): a real contact; else only potential")
     CV(image, pair, grit_pair, cell, "i1", 1, 3, "-",
        "periodic image k of B: B is seen at its position + H k (grit/cell.h); 0 in an aperiodic scene")

@@ -1,23 +1,15 @@
 /* grit: defaults and reflective tables generated from the declarations in
- * scene.h (one line per parameter, see params.h). */
+ * scene.h and material.h (one line per parameter, see params.h); those of
+ * the material types and the laws are in their own files. */
 #include "grit/scene.h"
 
 grit_scene_def grit_default_scene_def(void) { return (grit_scene_def){GRIT_SCENE_PARAMS(GRIT_PARAM_DEFAULT)}; }
-grit_frictmat_def grit_default_frictmat_def(void)
-{
-    return (grit_frictmat_def){GRIT_FRICTMAT_PARAMS(GRIT_PARAM_DEFAULT)};
-}
 grit_pair_def grit_default_pair_def(void) { return (grit_pair_def){GRIT_PAIR_PARAMS(GRIT_PARAM_DEFAULT)}; }
 
 #define SCENE_INFO(...) GRIT_PARAM_INFO(grit_scene_def, __VA_ARGS__)
 static const grit_param_info scene_params[] = {GRIT_SCENE_PARAMS(SCENE_INFO)};
 const grit_param_table grit_scene_param_table = {"scene", scene_params,
                                                  (int)(sizeof scene_params / sizeof scene_params[0])};
-
-#define FRICTMAT_INFO(...) GRIT_PARAM_INFO(grit_frictmat_def, __VA_ARGS__)
-static const grit_param_info frictmat_params[] = {GRIT_FRICTMAT_PARAMS(FRICTMAT_INFO)};
-const grit_param_table grit_frictmat_param_table = {"material", frictmat_params,
-                                                    (int)(sizeof frictmat_params / sizeof frictmat_params[0])};
 
 #define PAIR_INFO(...) GRIT_PARAM_INFO(grit_pair_def, __VA_ARGS__)
 static const grit_param_info pair_params[] = {GRIT_PAIR_PARAMS(PAIR_INFO)};

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "material/material.h"
 #include "core/storage.h"
 #include "shape/shape.h"
 
@@ -41,6 +42,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
     b->refpos[i] = v3(NAN, NAN, NAN);
     s->need_rebuild = true;
     s->dt_check = true;
+    s->laws_check = true; /* another material may be in use now */
     return i;
 }
 
@@ -64,7 +66,7 @@ int grit_add_sphere(grit_scene *s, const grit_sphere_def *d)
     int i = grit_append_body(s, GRIT_SHAPE_SPHERE, -1, d->material, d->mask);
     if (i < 0) return i;
     grit_bodies *b = &s->b;
-    double r = d->radius, rho = s->mats[d->material].fm.density;
+    double r = d->radius, rho = grit_material_frict(s, d->material).density;
     double m = 4.0 / 3.0 * M_PI * r * r * r * rho;
     double I = 0.4 * m * r * r;
     b->pr[i] = (grit_posr){d->pos, r};

@@ -11,6 +11,7 @@
 #include "grit/shapes.h"
 #include "grit/stl.h"
 #include "grit/tester.h"
+#include "law2/cpm.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
 typedef struct group {
@@ -22,18 +23,24 @@ typedef struct group {
 #define FILLER(type, fn) \
     static void fill_##type(void *d) { *(type *)d = fn(); }
 FILLER(grit_scene_def, grit_default_scene_def)
-FILLER(grit_frictmat_def, grit_default_frictmat_def)
 FILLER(grit_pair_def, grit_default_pair_def)
 FILLER(grit_tester_def, grit_default_tester_def)
+#define MAT_FILLER(U, l, name) FILLER(grit_##l##_def, grit_default_##l##_def)
+GRIT_MATERIAL_TYPES(MAT_FILLER)
+#define LAW_FILLER(U, l, phys, name) FILLER(grit_##l##_def, grit_default_##l##_def)
+GRIT_LAWS(LAW_FILLER)
 FILLER(grit_pack_def, grit_default_pack_def)
 FILLER(grit_clip_def, grit_default_clip_def)
 #define GROUP(table, type) {&table, sizeof(type), fill_##type},
+#define MAT_GROUP(U, l, name) GROUP(grit_##l##_param_table, grit_##l##_def)
+#define LAW_GROUP(U, l, phys, name) GROUP(grit_##l##_param_table, grit_##l##_def)
 
 static const group groups[] = {
     GROUP(grit_scene_param_table, grit_scene_def)
-    GROUP(grit_frictmat_param_table, grit_frictmat_def)
     GROUP(grit_pair_param_table, grit_pair_def)
     GROUP(grit_tester_param_table, grit_tester_def)
+    GRIT_MATERIAL_TYPES(MAT_GROUP)
+    GRIT_LAWS(LAW_GROUP)
     GROUP(grit_pack_param_table, grit_pack_def)
     GROUP(grit_clip_param_table, grit_clip_def)
 };
@@ -48,7 +55,10 @@ static const group *find_group(const grit_param_table *t)
 
 int grit_reflect_group_count(void) { return N_GROUPS; }
 
-const grit_param_table *grit_reflect_group(int i) { return i >= 0 && i < N_GROUPS ? groups[i].table : NULL; }
+const grit_param_table *grit_reflect_group(int i)
+{
+    return i >= 0 && i < N_GROUPS ? groups[i].table : NULL;
+}
 
 const grit_param_table *grit_reflect_group_find(const char *name)
 {
@@ -83,14 +93,24 @@ typedef struct constant {
 } constant;
 
 #define K(name) {#name, (long)(name)},
+/* columns of the concrete law's state in a contact's ext doubles (law2/cpm.h) */
+#define CPM_COL(name, field) {"GRIT_CPM_X_" #name, (long)(GRIT_CPM_X_STATE + offsetof(grit_cpm_state, field) / sizeof(double))},
 static const constant constants[] = {
     K(GRIT_OK) K(GRIT_EINVAL) K(GRIT_ENOMEM) K(GRIT_ESTATE) K(GRIT_EIO) K(GRIT_EFORMAT) K(GRIT_ENUMERIC)
-    K(GRIT_SHAPE_SPHERE) K(GRIT_SHAPE_WALL) K(GRIT_SHAPE_FACET) K(GRIT_SHAPE_INFCYLINDER) K(GRIT_SHAPE_CAPSULE)
-    K(GRIT_SHAPE_ELLIPSOID) K(GRIT_SHAPE_ROD) K(GRIT_SHAPE_COUNT)
+#define SHAPE_K(U, l) K(GRIT_SHAPE_##U)
+    GRIT_SHAPES(SHAPE_K) K(GRIT_SHAPE_COUNT)
+#define MAT_K(U, l, name) K(GRIT_MAT_##U)
+    GRIT_MATERIAL_TYPES(MAT_K) K(GRIT_MAT_COUNT)
+#define LAW_K(U, l, phys, name) K(GRIT_LAW_##U)
+    GRIT_LAWS(LAW_K) K(GRIT_LAW_COUNT)
     K(GRIT_BLOCK_X) K(GRIT_BLOCK_Y) K(GRIT_BLOCK_Z) K(GRIT_BLOCK_RX) K(GRIT_BLOCK_RY) K(GRIT_BLOCK_RZ)
     K(GRIT_BLOCK_ALL)
     K(GRIT_MASK_PARTICLE) K(GRIT_MASK_BOUNDARY) K(GRIT_MASK_LONE)
-    K(GRIT_E_COUNT)
+    K(GRIT_E_COUNT) K(GRIT_E_DAMAGE)
+    K(GRIT_CPM_X_PAIR) K(GRIT_CPM_X_COHESIVE) K(GRIT_CPM_X_L) K(GRIT_LAW_CPM_EXT_N)
+    CPM_COL(EPS_N, epsN) CPM_COL(EPS_T, epsT) CPM_COL(KAPPA, kappa) CPM_COL(OMEGA, omega) CPM_COL(EPS_N_PL, epsNPl)
+    CPM_COL(EPS_D, epsd) CPM_COL(SIGMA_N, sigmaN) CPM_COL(SIGMA_T, sigmaT) CPM_COL(SIGMA_NV, sigmaNv)
+    CPM_COL(RRES, rres) CPM_COL(U, u)
     K(GRIT_PT_double) K(GRIT_PT_int) K(GRIT_PT_flag) K(GRIT_PT_vec3) K(GRIT_PT_choice)
     K(GRIT_P_NAN_OK) K(GRIT_P_MIN_EXCL) K(GRIT_P_MAX_EXCL)
     K(GRIT_ARRAYS_PARTICLES) K(GRIT_ARRAYS_CONTACTS) K(GRIT_CONTACT_REAL)

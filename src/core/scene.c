@@ -31,13 +31,7 @@ int grit_fail(grit_scene *s, int code, const char *fmt, ...)
 
 static int validate_def(const grit_scene_def *def, char *err, size_t len)
 {
-    if (grit_param_validate(&grit_scene_param_table, def, err, len)) return -1;
-    if (def->law == GRIT_LAW_LINEL6 && !(def->char_len > 0)) {
-        snprintf(err, len, "parameter 'char_len' = %g is out of range: the linel6 law needs char_len > 0 (m)",
-                 def->char_len);
-        return -1;
-    }
-    return 0;
+    return grit_param_validate(&grit_scene_param_table, def, err, len) ? -1 : 0;
 }
 
 grit_scene *grit_scene_create(const grit_scene_def *def)
@@ -51,6 +45,7 @@ grit_scene *grit_scene_create(const grit_scene_def *def)
         return NULL;
     }
     s->def = d;
+    s->laws = grit_default_law_defs();
     s->dt = d.dt;
     s->verlet_dist = NAN;
     s->need_rebuild = true;
@@ -81,6 +76,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
+    free(s->cpm_phys);
     free(s->local6);
     free(s);
 }
@@ -88,7 +84,8 @@ void grit_scene_destroy(grit_scene *s)
 int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
 {
     if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
-    bool skin_changed = def->verlet_dist != s->def.verlet_dist;
+    bool skin_changed = def->verlet_dist != s->def.verlet_dist ||
+                        def->interaction_radius != s->def.interaction_radius;
     s->def = *def;
     s->dt_check = true;
     if (!isnan(def->dt)) s->dt = def->dt;
@@ -171,7 +168,9 @@ int grit_contacts_set_ext_n(grit_contacts *c, int n)
     if (n > 0 && c->cap > 0) {
         e = malloc(sizeof(double) * (size_t)n * (size_t)c->cap);
         if (!e) return -1;
-        for (size_t i = 0; i < (size_t)n * (size_t)c->cap; i++) e[i] = NAN;
+        const int keep = c->ext && c->ext_n < n ? c->ext_n : (c->ext ? n : 0);
+        for (size_t i = 0; i < (size_t)c->cap; i++)
+            for (int q = 0; q < n; q++) e[i * (size_t)n + (size_t)q] = q < keep ? c->ext[i * (size_t)c->ext_n + (size_t)q] : NAN;
     }
     free(c->ext);
     c->ext = e;

@@ -100,6 +100,7 @@ typedef struct grit_bodies {
 enum {
     CF_REAL = 1u << 0,     /* has geometry and physics */
     CF_PROMOTED = 1u << 1, /* (potential list) moved to the contact list */
+    CF_NEW_LAW = 1u << 2,  /* (during a rebuild) the contact's law changed: its state is reset */
 };
 
 typedef struct grit_pair {
@@ -107,8 +108,15 @@ typedef struct grit_pair {
     uint8_t kind; /* geometry functor (grit_cg2_kind) */
     uint8_t flags;
     int8_t cell[3]; /* periodic image of b */
-    uint8_t pad[3];
+    uint8_t law;    /* contact law (grit_law), from the two materials */
+    uint8_t pad[2];
 } grit_pair;
+
+/* Contacts are grouped in blocks of one (geometry functor, law): block
+ * kind * GRIT_LAW_COUNT + law, so that the contact loop runs one
+ * specialised loop per block (contact/contact_loop.c). */
+enum { GRIT_BLOCK_MAX = 128 };
+static inline int grit_block_of(int kind, int law) { return kind * GRIT_LAW_COUNT + law; }
 
 /* L6Geom: the contact-local frame and the six relative kinematic DoFs. */
 typedef struct grit_l6geom {
@@ -143,22 +151,36 @@ typedef struct grit_contacts {
      * laws that need none); copied with the contact at rebuilds */
     double *ext;
     int ext_n;
-    /* blocks by kind: [kind_start[k], kind_start[k+1]); contacts created
-     * since the last rebuild follow in [kind_start[KIND_COUNT], n) */
-    int kind_start[33]; /* at most 32 kinds */
+    /* blocks (grit_block_of): [block_start[k], block_start[k+1]); contacts
+     * created since the last rebuild follow in [block_start[block count], n) */
+    int block_start[GRIT_BLOCK_MAX + 1];
     int n_real; /* counted by the contact loop */
     /* candidate pairs whose shapes have not touched since the last rebuild:
      * no state; blocks by kind as above; a pair that touches is appended to
      * the contact list and flagged CF_PROMOTED here */
     grit_pair *pot;
     int n_pot, cap_pot, n_promoted;
-    int pot_start[33];
+    int pot_start[GRIT_BLOCK_MAX + 1];
 } grit_contacts;
 
 /* --------------------------------------------------------------- materials */
 typedef struct grit_material {
-    grit_frictmat_def fm;
+    int type; /* grit_material_type */
+    union {
+#define GRIT_MAT_UNION_FIELD(U, l, name) grit_##l##_def l;
+        GRIT_MATERIAL_TYPES(GRIT_MAT_UNION_FIELD)
+#undef GRIT_MAT_UNION_FIELD
+    } u;
 } grit_material;
+
+/* What a pair of materials makes of a contact, resolved whenever the
+ * materials or the overrides change (material/material.c). */
+typedef struct grit_matpair {
+    int16_t override; /* index into overrides, or -1 */
+    uint8_t phys;     /* grit_phys_type, or GRIT_PHYS_NONE: no Cp2 functor */
+    uint8_t law;      /* grit_law */
+} grit_matpair;
+enum { GRIT_PHYS_NONE = 255 };
 
 typedef struct grit_pair_override {
     int mat_a, mat_b;
@@ -197,9 +219,15 @@ struct grit_scene {
     int n_mats, cap_mats;
     grit_pair_override *overrides;
     int n_overrides, cap_overrides;
-    /* resolved pair table [n_mats*n_mats]: index into overrides or -1 */
-    int16_t *pair_table;
+    /* resolved pair table [n_mats*n_mats] */
+    grit_matpair *pair_table;
     int pair_table_n;
+    /* ConcretePhys constants per material pair [n_mats*n_mats] (entries of
+     * other pairs unused), for the CPM law (cp2/concretephys.c) */
+    struct grit_cpm_phys *cpm_phys;
+    grit_law_defs laws; /* every law's parameters */
+    long cpm_broken;    /* cohesive CPM contacts removed by the law (grit/concrete.h) */
+    bool laws_check;    /* materials or law parameters changed: check them at the next step */
 
     long step;
     double time;

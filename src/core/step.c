@@ -7,6 +7,7 @@
 #include "contact/contact_loop.h"
 #include "core/cell_impl.h"
 #include "integrate/integrate.h"
+#include "material/material.h"
 
 static double now(void)
 {
@@ -40,7 +41,8 @@ static int planned_dt(grit_scene *s, double *dt)
 int grit_check_dt(grit_scene *s, double *dt)
 {
     double d;
-    int rc = planned_dt(s, &d);
+    int rc = grit_materials_check(s); /* what the first step would refuse first */
+    if (rc == GRIT_OK) rc = planned_dt(s, &d);
     if (rc == GRIT_OK && dt) *dt = d;
     return rc;
 }
@@ -59,6 +61,10 @@ int grit_step(grit_scene *s, long n)
     for (long k = 0; k < n; k++) {
         if (s->need_rebuild) { /* particles were added or moved by hand */
             int rc = grit_cg2_check_flat_pairs(s);
+            if (rc) return rc;
+        }
+        if (s->laws_check) { /* materials, particles or law parameters changed */
+            int rc = grit_materials_check(s);
             if (rc) return rc;
         }
         if (s->step == 0 || isnan(s->dt) || s->dt_check) {

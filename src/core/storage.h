@@ -11,9 +11,10 @@ int grit_bodies_reserve(grit_bodies *b, int cap);
 void grit_bodies_free(grit_bodies *b);
 int grit_contacts_reserve(grit_contacts *c, int cap);
 void grit_contacts_free(grit_contacts *c);
-/* Change the ext doubles per contact (a law with another state was
- * selected): ext is reallocated for the capacity and filled with NaN, which
- * a law reads as "no state of mine yet". */
+/* Change the ext doubles per contact (a law with more state came into use):
+ * ext is reallocated for the capacity; every contact keeps its first
+ * doubles, the new ones are NaN, which a law reads as "no state of mine
+ * yet". */
 int grit_contacts_set_ext_n(grit_contacts *c, int n);
 /* dst[i] = src[j], all arrays */
 void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int j);

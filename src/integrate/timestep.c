@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "integrate/integrate.h"
+#include "material/material.h"
 #include "shape/shape.h"
 
 double grit_critical_dt(const grit_scene *s)
@@ -34,7 +35,7 @@ double grit_critical_dt(const grit_scene *s)
     }
     for (int a = 0; a < nm; a++)
         for (int b = 0; b < nm; b++) {
-            int k = s->pair_table[a * s->pair_table_n + b];
+            int k = grit_matpair_of(s, a, b)->override;
             if (k >= 0 && !isnan(s->overrides[k].def.kn)) kmax[a] = fmax(kmax[a], s->overrides[k].def.kn);
             else pwave[a] = true;
         }
@@ -45,8 +46,8 @@ double grit_critical_dt(const grit_scene *s)
         int m = s->b.mat[i];
         double r = grit_shape_classes[s->b.shape[i]]->pwave_radius(s, i);
         if (pwave[m] && r > 0) {
-            const grit_frictmat_def *fm = &s->mats[m].fm;
-            dt = fmin(dt, r / sqrt(fm->young / fm->density));
+            const grit_frict_params fm = grit_material_frict(s, m);
+            dt = fmin(dt, r / sqrt(fm.young / fm.density));
         }
         if (kmax[m] > 0) {
             const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];

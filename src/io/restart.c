@@ -14,6 +14,7 @@
 #include "collide/periodic.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
+#include "material/material.h"
 
 /* CRC-32 four bits at a time: a 16-entry table is short enough to be
  * written out and runs at a few hundred MB/s. */
@@ -95,10 +96,31 @@ static void put_array(sink *k, const char *name, size_t elem, size_t count, cons
 /* ---------------------------------------------------------------- sections */
 static void sec_scene(sink *k, const grit_scene *s) { put_params(k, &grit_scene_param_table, &s->def); }
 
+static void put_name(sink *k, const char *name)
+{
+    put_u8(k, (uint8_t)strlen(name));
+    put(k, name, strlen(name));
+}
+
+/* per material: its type's name, then its parameters */
 static void sec_materials(sink *k, const grit_scene *s)
 {
     put_u32(k, (uint32_t)s->n_mats);
-    for (int m = 0; m < s->n_mats; m++) put_params(k, &grit_frictmat_param_table, &s->mats[m].fm);
+    for (int m = 0; m < s->n_mats; m++) {
+        put_name(k, grit_material_type_name(s->mats[m].type));
+        put_params(k, grit_material_param_table(s->mats[m].type), &s->mats[m].u);
+    }
+}
+
+/* every law's parameters, by law name */
+static void sec_laws(sink *k, const grit_scene *s)
+{
+    put_u32(k, GRIT_LAW_COUNT);
+#define LAW(U, l, phys, name)                             \
+    put_name(k, #l);                                      \
+    put_params(k, grit_law_param_table(GRIT_LAW_##U), &s->laws.l);
+    GRIT_LAWS(LAW)
+#undef LAW
 }
 
 static void sec_pairs(sink *k, const grit_scene *s)
@@ -122,9 +144,7 @@ static void sec_energy(sink *k, const grit_scene *s)
 {
     put_u32(k, GRIT_E_COUNT);
     for (int e = 0; e < GRIT_E_COUNT; e++) {
-        const char *name = grit_energy_name(e);
-        put_u8(k, (uint8_t)strlen(name));
-        put(k, name, strlen(name));
+        put_name(k, grit_energy_name(e));
         put_f64(k, s->energy[e]);
     }
     put_f64(k, s->energy_initial);
@@ -198,13 +218,17 @@ static void sec_contacts(sink *k, const grit_scene *s)
     put_u32(k, (uint32_t)c->ext_n);
     put_u32(k, (uint32_t)c->n_real);
     PUT_ARRAY(k, "pair", c->pair, c->n);
-    PUT_ARRAY(k, "kindst", c->kind_start, GRIT_CG2_KIND_COUNT + 1);
+    const uint32_t nlaws = GRIT_LAW_COUNT; /* the blocks are (kind, law), kind * nlaws + law */
+    PUT_ARRAY(k, "nlaws", &nlaws, 1);
+    PUT_ARRAY(k, "blockst", c->block_start, GRIT_BLOCK_COUNT + 1);
     PUT_ARRAY(k, "pot", c->pot, c->n_pot);
-    PUT_ARRAY(k, "potst", c->pot_start, GRIT_CG2_KIND_COUNT + 1);
+    PUT_ARRAY(k, "potblkst", c->pot_start, GRIT_BLOCK_COUNT + 1);
     put_real_only(k, "geom", sizeof *c->geom, c->geom, c);
     put_real_only(k, "phys", sizeof *c->phys, c->phys, c);
     put_real_only(k, "cold", sizeof *c->cold, c->cold, c);
     put_real_only(k, "ext", sizeof(double) * (size_t)c->ext_n, c->ext, c);
+    const int64_t broken = s->cpm_broken;
+    PUT_ARRAY(k, "cpmbrk", &broken, 1);
 }
 
 static void sec_local6(sink *k, const grit_scene *s) { PUT_ARRAY(k, "local6", s->local6, s->n_local6); }
@@ -252,7 +276,7 @@ static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
 } sections[] = {
-    {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"STEP", sec_step},
+    {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"LAWS", sec_laws}, {"STEP", sec_step},
     {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
     {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate}, {"CELL", sec_cell},
 };

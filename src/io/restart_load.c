@@ -17,6 +17,8 @@
 #include "collide/broadphase.h"
 #include "collide/periodic.h"
 #include "core/storage.h"
+#include "grit/reflect.h"
+#include "material/material.h"
 #include "integrate/local6.h"
 #include "io/restart_format.h"
 #include "shape/shape.h"
@@ -27,6 +29,9 @@ typedef struct loader {
     grit_scene *s; /* created by the SCEN section */
     uint64_t total;
     uint32_t version;
+    /* files before version 3 kept the law and its parameters in the scene */
+    grit_law_defs legacy_laws;
+    int legacy_law;
     char msg[480];
     /* the section being parsed */
     const char *tag;
@@ -82,9 +87,27 @@ static double get_f64(loader *L)
     return v;
 }
 
+/* A parameter of a law that a file before version 3 kept among the scene's:
+ * its entry in the law's table, *def pointed at the law's definition. */
+static const grit_param_info *legacy_param(loader *L, const char *name, void **def)
+{
+    for (int law = 0; law < GRIT_LAW_COUNT; law++) {
+        const grit_param_info *p = grit_param_find(grit_law_param_table(law), name);
+        if (!p) continue;
+        const size_t offsets[GRIT_LAW_COUNT] = {
+#define OFF(U, l, phys, wname) [GRIT_LAW_##U] = offsetof(grit_law_defs, l),
+            GRIT_LAWS(OFF)
+#undef OFF
+        };
+        *def = (char *)&L->legacy_laws + offsets[law];
+        return p;
+    }
+    return NULL;
+}
+
 /* A parameter block into `def` (which holds the defaults): every parameter
  * must be known with the same type; its value must be in range. */
-static int get_params(loader *L, const grit_param_table *t, void *def, const char *what)
+static int get_params(loader *L, const grit_param_table *t, void *def0, const char *what)
 {
     uint32_t count = get_u32(L);
     for (uint32_t i = 0; i < count && !L->msg[0]; i++) {
@@ -97,7 +120,15 @@ static int get_params(loader *L, const grit_param_table *t, void *def, const cha
         if (ncomp != 1 && ncomp != 3) return fail(L, "%s parameter '%s': %u components", what, name, ncomp);
         for (int c = 0; c < ncomp; c++) v[c] = get_f64(L);
         if (L->msg[0]) break;
+        void *def = def0;
         const grit_param_info *p = grit_param_find(t, name);
+        if (!p && L->version < 3 && t == &grit_scene_param_table) { /* a law's parameter, then in the scene */
+            p = legacy_param(L, name, &def);
+            if (!p && !strcmp(name, "law") && ncomp == 1 && v[0] >= 0 && v[0] < GRIT_LAW_COUNT) {
+                L->legacy_law = (int)v[0];
+                continue;
+            }
+        }
         if (!p) return fail(L, "%s parameter '%s' is unknown to this build of grit", what, name);
         if (p->type != type || ncomp != (p->type == GRIT_PT_vec3 ? 3 : 1))
             return fail(L, "%s parameter '%s' has type %u in the file, %u in this build", what, name, type, p->type);
@@ -185,11 +216,57 @@ static int load_materials(loader *L)
     grit_scene *s = L->s;
     uint32_t n = get_u32(L);
     for (uint32_t m = 0; m < n && !L->msg[0]; m++) {
-        grit_frictmat_def d = grit_default_frictmat_def();
-        char what[32];
-        snprintf(what, sizeof what, "material %u", m);
-        if (get_params(L, &grit_frictmat_param_table, &d, what)) break;
-        if (grit_add_frictmat(s, &d) < 0) return fail(L, "%s: %s", what, grit_last_error(s));
+        int type = GRIT_MAT_FRICTMAT; /* the only type before version 3 */
+        if (L->version >= 3) {
+            char name[256];
+            uint8_t len = get_u8(L);
+            get(L, name, len);
+            name[len] = '\0';
+            if (L->msg[0]) break;
+            type = grit_material_type_find(name);
+            if (type < 0) return fail(L, "material %u: type '%s' is unknown to this build of grit", m, name);
+        }
+        const grit_param_table *t = grit_material_param_table(type);
+        union {
+#define U_FIELD(U, l, name) grit_##l##_def l;
+            GRIT_MATERIAL_TYPES(U_FIELD)
+#undef U_FIELD
+        } d;
+        grit_reflect_def_default(t, &d, grit_reflect_def_size(t));
+        if (L->version < 3) d.frictmat.law = L->legacy_law;
+        char what[48];
+        snprintf(what, sizeof what, "material %u (%s)", m, grit_material_class_name(type));
+        if (get_params(L, t, &d, what)) break;
+        if (grit_add_material(s, type, &d) < 0) return fail(L, "%s: %s", what, grit_last_error(s));
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
+/* Every law's parameters, by law name. */
+static int load_laws(loader *L)
+{
+    grit_scene *s = L->s;
+    uint32_t n = get_u32(L);
+    for (uint32_t i = 0; i < n && !L->msg[0]; i++) {
+        char name[256];
+        uint8_t len = get_u8(L);
+        get(L, name, len);
+        name[len] = '\0';
+        if (L->msg[0]) break;
+        const int law = grit_law_find(name);
+        if (law < 0) return fail(L, "section LAWS: law '%s' is unknown to this build of grit", name);
+        grit_law_defs d = s->laws;
+        const size_t offsets[GRIT_LAW_COUNT] = {
+#define OFF(U, l, phys, wname) [GRIT_LAW_##U] = offsetof(grit_law_defs, l),
+            GRIT_LAWS(OFF)
+#undef OFF
+        };
+        void *def = (char *)&d + offsets[law];
+        char what[48];
+        snprintf(what, sizeof what, "law %s", grit_law_name(law));
+        if (get_params(L, grit_law_param_table(law), def, what)) break;
+        const size_t size = grit_reflect_def_size(grit_law_param_table(law));
+        if (grit_set_law_def(s, law, def, size)) return fail(L, "%s: %s", what, grit_last_error(s));
     }
     return L->msg[0] ? -1 : 0;
 }
@@ -352,6 +429,58 @@ static int load_bodies(loader *L)
     return 0;
 }
 
+/* Block boundaries of the contact and the potential lists. A file may
+ * come from a build with fewer laws or geometry functors (both lists only
+ * grow at their ends): its blocks, in (kind, law) order, map onto ours in
+ * the same order. Before version 3 the blocks were by kind only, all of one
+ * law (the scene's, now the materials'). */
+static int load_blocks(loader *L, array_rec *a, int na)
+{
+    grit_contacts *c = &L->s->c;
+    const char *names[2][2] = {{"kindst", "potst"}, {"blockst", "potblkst"}};
+    const int v3 = L->version >= 3;
+    uint32_t nlaws = 1;
+    if (v3 && take_array(L, a, na, "nlaws", sizeof nlaws, 1, &nlaws)) return -1;
+    int legacy_law = L->version < 3 ? L->legacy_law : 0;
+    for (int list = 0; list < 2; list++) {
+        int cnt = 0;
+        if (array_count(L, a, na, names[v3][list], &cnt)) return -1;
+        if (nlaws < 1 || nlaws > 64 || cnt < 1 || cnt > 64 * 64 || (cnt - 1) % (int)nlaws)
+            return fail(L, "section CONT: %d block boundaries for %u laws", cnt, nlaws);
+        const int nkinds = (cnt - 1) / (int)nlaws;
+        if (nkinds > GRIT_CG2_KIND_COUNT || (int)nlaws > GRIT_LAW_COUNT)
+            return fail(L, "section CONT: blocks of %d geometry functors and %u laws, this build has %d and %d", nkinds,
+                        nlaws, GRIT_CG2_KIND_COUNT, GRIT_LAW_COUNT);
+        int *fs = malloc(sizeof *fs * (size_t)cnt);
+        if (!fs) return fail(L, "out of memory");
+        if (take_array(L, a, na, names[v3][list], sizeof *fs, (size_t)cnt, fs)) {
+            free(fs);
+            return -1;
+        }
+        int *st = list ? c->pot_start : c->block_start;
+        const int total = list ? c->n_pot : c->n;
+        for (int q = 0; q < cnt; q++)
+            if (fs[q] < (q ? fs[q - 1] : 0) || fs[q] > total) {
+                free(fs);
+                return fail(L, "section CONT: block boundary %d out of order", q);
+            }
+        if (list && fs[cnt - 1] != total) {
+            free(fs);
+            return fail(L, "section CONT: potential pairs outside the blocks");
+        }
+        /* our block (k, l) starts where the file's first block at or after it does */
+        for (int k = 0; k < GRIT_CG2_KIND_COUNT; k++)
+            for (int l = 0; l < GRIT_LAW_COUNT; l++) {
+                int fk = k, fl = v3 ? l : (l <= legacy_law ? 0 : 1);
+                if (fl >= (int)nlaws) fk++, fl = 0;
+                st[grit_block_of(k, l)] = fk >= nkinds ? fs[cnt - 1] : fs[fk * (int)nlaws + fl];
+            }
+        st[GRIT_BLOCK_COUNT] = fs[cnt - 1];
+        free(fs);
+    }
+    return 0;
+}
+
 static int load_contacts(loader *L)
 {
     grit_scene *s = L->s;
@@ -369,39 +498,44 @@ static int load_contacts(loader *L)
         return -1;
     c->n = (int)n;
     c->n_real = (int)n_real;
-    /* the blocks by kind, then the contacts created since the last rebuild */
-    int ks[GRIT_CG2_KIND_COUNT + 1], ps[GRIT_CG2_KIND_COUNT + 1], npot = 0;
+    /* the blocks, then the contacts created since the last rebuild */
+    int npot = 0;
     if (array_count(L, a, na, "pot", &npot)) return -1;
     if (npot > c->cap_pot) {
         if (grit_grow((void **)&c->pot, sizeof *c->pot, npot)) return fail(L, "out of memory for %d pairs", npot);
         c->cap_pot = npot;
     }
-    if (TAKE(L, a, na, "kindst", ks, GRIT_CG2_KIND_COUNT + 1) || TAKE(L, a, na, "pot", c->pot, npot) ||
-        TAKE(L, a, na, "potst", ps, GRIT_CG2_KIND_COUNT + 1) || no_extra_arrays(L, a, na))
-        return -1;
-    c->n_pot = npot;
-    for (int q = 0; q <= GRIT_CG2_KIND_COUNT; q++) {
-        if (ks[q] < (q ? ks[q - 1] : 0) || ks[q] > c->n || ps[q] < (q ? ps[q - 1] : 0) || ps[q] > npot)
-            return fail(L, "section CONT: block boundaries of kind %d out of order", q);
-        c->kind_start[q] = ks[q];
-        c->pot_start[q] = ps[q];
+    if (TAKE(L, a, na, "pot", c->pot, npot)) return -1;
+    if (L->version >= 3) {
+        int64_t broken;
+        if (take_array(L, a, na, "cpmbrk", sizeof broken, 1, &broken)) return -1;
+        if (broken < 0) return fail(L, "section CONT: %lld broken concrete contacts", (long long)broken);
+        s->cpm_broken = (long)broken;
     }
-    if (ps[GRIT_CG2_KIND_COUNT] != npot) return fail(L, "section CONT: potential pairs outside the blocks");
+    c->n_pot = npot;
+    if (load_blocks(L, a, na) || no_extra_arrays(L, a, na)) return -1;
     c->n_promoted = 0;
     for (int list = 0; list < 2; list++) {
-        const grit_pair *pairs = list ? c->pot : c->pair;
-        const int *start = list ? ps : ks;
+        grit_pair *pairs = list ? c->pot : c->pair;
+        const int *start = list ? c->pot_start : c->block_start;
         const int cnt = list ? npot : c->n;
         for (int k = 0; k < cnt; k++) {
-            const grit_pair *p = &pairs[k];
+            grit_pair *p = &pairs[k];
             if (p->a < 0 || p->a >= s->b.n || p->b < 0 || p->b >= s->b.n || p->a == p->b)
                 return fail(L, "%s %d: particles (%d, %d) out of range", list ? "pair" : "contact", k, p->a, p->b);
-            grit_cg2_entry e = grit_cg2_dispatch[s->b.shape[p->a]][s->b.shape[p->b]];
+            grit_cg2_entry e = grit_cg2_lookup(s->b.shape[p->a], s->b.shape[p->b]);
             if (p->kind >= GRIT_CG2_KIND_COUNT || e.kind != p->kind || e.swap)
                 return fail(L, "%s %d: kind %d does not match the shapes of its particles", list ? "pair" : "contact",
                             k, p->kind);
-            if (k < start[GRIT_CG2_KIND_COUNT] && (k < start[p->kind] || k >= start[p->kind + 1]))
-                return fail(L, "%s %d: kind %d outside its block", list ? "pair" : "contact", k, p->kind);
+            const int law = grit_matpair_of(s, s->b.mat[p->a], s->b.mat[p->b])->law;
+            if (L->version < 3) p->law = (uint8_t)law; /* one law per scene then */
+            if (p->law != law)
+                return fail(L, "%s %d: law %d is not the law %d of its materials", list ? "pair" : "contact", k,
+                            p->law, law);
+            const int b = grit_block_of(p->kind, p->law);
+            if (k < start[GRIT_BLOCK_COUNT] && (k < start[b] || k >= start[b + 1]))
+                return fail(L, "%s %d: outside its block (geometry %d, law %d)", list ? "pair" : "contact", k, p->kind,
+                            p->law);
             if (list && (p->flags & CF_PROMOTED)) c->n_promoted++;
         }
     }
@@ -542,8 +676,10 @@ static int load_cell(loader *L)
 static int load_scene(loader *L)
 {
     grit_scene_def d = grit_default_scene_def();
+    L->legacy_laws = grit_default_law_defs();
     if (get_params(L, &grit_scene_param_table, &d, "scene")) return -1;
     L->s = grit_scene_create(&d);
+    if (L->s && L->version < 3) L->s->laws = L->legacy_laws;
     return L->s ? 0 : fail(L, "%s", grit_create_error());
 }
 
@@ -697,7 +833,8 @@ grit_scene *grit_scene_load(const char *path)
      * to what earlier ones made (materials, shape data, particles) */
     section secs[] = {
         {"SCEN", load_scene, 0, UINT64_MAX, 0},      {"MATS", load_materials, 0, UINT64_MAX, 0},
-        {"PAIR", load_pairs, 0, UINT64_MAX, 0},      {"STEP", load_step, 0, UINT64_MAX, 0},
+        {"PAIR", load_pairs, 0, UINT64_MAX, 0},      {"LAWS", load_laws, 0, UINT64_MAX, 3},
+        {"STEP", load_step, 0, UINT64_MAX, 0},
         {"ENER", load_energy, 0, UINT64_MAX, 0},     {"BPHS", load_broadphase, 0, UINT64_MAX, 0},
         {"SHAP", load_shapes, 0, UINT64_MAX, 0},     {"BODY", load_bodies, 0, UINT64_MAX, 0},
         {"CONT", load_contacts, 0, UINT64_MAX, 0},   {"LOC6", load_local6, 0, UINT64_MAX, 0},

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "core/scene_impl.h"
+#include "grit/concrete.h"
 #include "grit/shapes.h"
 #include "io/atomic_file.h"
 #include "io/vtk_xml.h"
+#include "law2/cpm.h"
 
 /* The arrays of one file, allocated together. */
 typedef struct arrays {
@@ -69,7 +71,7 @@ typedef struct piece {
     const double *x;
     const int64_t *conn, *off;
     const char *data_tag; /* "PointData ..." or "CellData ...", with its attributes */
-    data_array data[8];
+    data_array data[14];
 } piece;
 
 /* Write under a temporary name and rename; the error names the file. */
@@ -84,7 +86,7 @@ static int write_piece(const grit_scene *s, const char *path, grit_vtk_format fm
     vtk_cells(o, fmt, p->kind, p->conn, p->off, p->n_cells);
     const bool on_points = !strncmp(p->data_tag, "PointData", 9);
     fprintf(o, "<%s>\n", p->data_tag);
-    for (const data_array *d = p->data; d < p->data + 8 && d->name; d++)
+    for (const data_array *d = p->data; d < p->data + 14 && d->name; d++)
         vtk_array(o, fmt, d->name, d->type, d->ncomp, d->data, on_points ? p->n_points : p->n_cells);
     fprintf(o, "</%s>\n", on_points ? "PointData" : "CellData");
     vtk_end(o);
@@ -142,7 +144,9 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
     double *fn = take(&a, (size_t)n, sizeof *fn), *ft = take(&a, (size_t)n, sizeof *ft);
     double *force = take(&a, 3 * (size_t)n, sizeof *force), *normal = take(&a, 3 * (size_t)n, sizeof *normal);
     double *overlap = take(&a, (size_t)n, sizeof *overlap);
-    uint8_t *bnd = take(&a, (size_t)n, 1);
+    uint8_t *bnd = take(&a, (size_t)n, 1), *law = take(&a, (size_t)n, 1), *cohesive = take(&a, (size_t)n, 1);
+    double *sn = take(&a, (size_t)n, sizeof *sn), *st = take(&a, (size_t)n, sizeof *st);
+    double *damage = take(&a, (size_t)n, sizeof *damage);
     int64_t *conn = take(&a, 2 * (size_t)n, sizeof *conn), *off = take(&a, (size_t)n, sizeof *off);
     if (!all_taken(&a)) {
         release(&a);
@@ -167,6 +171,18 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
         put3(normal, k, c.normal);
         overlap[k] = -c.uN;
         bnd[k] = ba || bb;
+        /* stresses on the contact area (tension positive); the concrete law's damage (0 for the others) */
+        law[k] = (uint8_t)c.law;
+        sn[k] = c.area > 0 ? c.force.x / c.area : 0.0;
+        st[k] = c.area > 0 ? ft[k] / c.area : 0.0;
+        damage[k] = 0.0;
+        cohesive[k] = 0;
+        if (c.law == GRIT_LAW_CPM) {
+            grit_concrete_state cs;
+            grit_concrete_state_at(s, cur - 1, &cs); /* cur: one past the contact's internal index */
+            damage[k] = cs.omega;
+            cohesive[k] = cs.cohesive;
+        }
         conn[2 * k] = 2 * k;
         conn[2 * k + 1] = 2 * k + 1;
         off[k] = 2 * k + 2;
@@ -179,7 +195,12 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
                       {"force", VTK_F64, 3, force},
                       {"normal", VTK_F64, 3, normal},
                       {"overlap", VTK_F64, 1, overlap},
-                      {"boundary", VTK_U8, 1, bnd}}};
+                      {"boundary", VTK_U8, 1, bnd},
+                      {"law", VTK_U8, 1, law},
+                      {"sigma_n", VTK_F64, 1, sn},
+                      {"sigma_t", VTK_F64, 1, st},
+                      {"damage", VTK_F64, 1, damage},
+                      {"cohesive", VTK_U8, 1, cohesive}}};
     const int rc = write_piece(s, path, fmt, &p);
     release(&a);
     return rc;

@@ -24,6 +24,15 @@
 
 #include "law2/law2.h"
 
+enum { GRIT_LAW_IDEALELPL_EXT_N = 0 };
+#define GRIT_LAW_IDEALELPL_TORQUE false
+
+static inline void create_idealelpl(const grit_scene *s, int a, int b, const grit_cg2_out *o, grit_contact_cold *cold,
+                                    grit_frictphys *p, double *ext)
+{
+    grit_create_frictphys(s, a, b, o, cold, p, ext);
+}
+
 static inline bool law_idealelpl(const grit_law_ctx *L, grit_l6geom *g, grit_frictphys *p,
                                  grit_contact_cold *cold, bool fresh, bool track, grit_law_energy *E,
                                  const grit_cg2_out *o, double *ext)

@@ -31,6 +31,14 @@
 /* ext layout: stored tangential force (global, 3), overlap at the end of the
  * last step, contact point at the end of the last step (3), last status */
 enum { GRIT_KUHN_X_FT = 0, GRIT_KUHN_X_ZETA = 3, GRIT_KUHN_X_C = 4, GRIT_KUHN_X_STATUS = 7, GRIT_KUHN_EXT_N = 8 };
+enum { GRIT_LAW_KUHN_EXT_N = GRIT_KUHN_EXT_N };
+#define GRIT_LAW_KUHN_TORQUE false
+
+static inline void create_kuhn(const grit_scene *s, int a, int b, const grit_cg2_out *o, grit_contact_cold *cold,
+                               grit_frictphys *p, double *ext)
+{
+    grit_create_frictphys(s, a, b, o, cold, p, ext);
+}
 
 /* The inputs of one contact update from the geometry (after its update),
  * the Cg2 output and the stored state x. */

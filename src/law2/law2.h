@@ -1,5 +1,10 @@
 /* grit internal: contact laws (Law2) -- geometry + physics -> force, torque,
- * energy. A law returns false when the contact must be broken (it then
+ * energy. Each law <name> of GRIT_LAWS (grit/law.h) has a header here with
+ *   law_<name>     the per-step update (the signature of law_idealelpl),
+ *   create_<name>  its physics functor and state of a new contact,
+ *   GRIT_LAW_<NAME>_EXT_N   doubles of per-contact state it keeps in ext,
+ *   GRIT_LAW_<NAME>_TORQUE  whether it returns a contact torque,
+ * and law2/all.h includes it. A law returns false when the contact must be broken (it then
  * loses its geometry, physics and history). Laws are static inline so that
  * the contact loop compiles one specialised loop per (geometry, law) pair.
  * Besides the contact's geometry and physics a law receives the geometry
@@ -10,37 +15,72 @@
 #define GRIT_LAW2_H
 
 #include "cg2/cg2.h"
+#include "cp2/cp2.h"
+#include "law2/cpm_math.h"
 #include "law2/kuhn_math.h"
 
 typedef struct grit_law_ctx {
     double dt;
+    long step;
     bool no_slip, no_break, no_frict, ini_eqlb;
     bool plast_return; /* plast_book=return: the spec's fy (ft - fy) / kt */
     double char_len;
     grit_kuhn_opt kuhn;
+    grit_cpm_opts cpm;                    /* the CPM law's parameters */
+    const grit_cpm_phys *cpm_phys;        /* ConcretePhys constants per material pair */
+    int cpm_ref_length;                   /* GRIT_REF_LENGTH_* */
 } grit_law_ctx;
 
 /* Energy increments of one contact-loop pass (summed serially, so the
  * result is independent of anything but the contact order). */
 typedef struct grit_law_energy {
-    double elast, plast, visc, broken;
+    double elast, plast, visc, broken, damage;
+    int failed; /* contacts whose law could not be evaluated (the CPM solver); the step fails */
+    int cohesive_broken; /* cohesive CPM contacts the law removed */
 } grit_law_energy;
+
+/* The CPM law's parameters as its mathematics takes them. */
+static inline grit_cpm_opts grit_cpm_opts_from(const grit_cpm_def *d)
+{
+    return (grit_cpm_opts){.yield_surface = d->yield_surface,
+                           .yield_log_speed = d->yield_log_speed,
+                           .eps_soft = d->eps_soft,
+                           .rel_kn_soft = d->rel_kn_soft,
+                           .omega_threshold = d->omega_threshold,
+                           .shear_strain_return = d->shear_strain_return,
+                           .iso_pre_adjust = d->iso_pre_adjust};
+}
 
 static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
 {
+    const grit_idealelpl_def *ie = &s->laws.idealelpl;
+    const grit_kuhn_def *ku = &s->laws.kuhn;
     return (grit_law_ctx){.dt = s->dt,
-                          .no_slip = s->def.no_slip,
-                          .no_break = s->def.no_break,
-                          .no_frict = s->def.no_frict,
-                          .ini_eqlb = s->def.ini_eqlb,
-                          .plast_return = s->def.plast_book == 1,
-                          .char_len = s->def.char_len,
-                          .kuhn = {.fresh = s->def.kuhn_fresh,
-                                   .onset = s->def.kuhn_onset,
-                                   .turn = s->def.kuhn_turn,
-                                   .projection = s->def.kuhn_projection,
-                                   .twirl = s->def.kuhn_twirl,
-                                   .work = s->def.kuhn_work}};
+                          .step = s->step,
+                          .no_slip = ie->no_slip,
+                          .no_break = ie->no_break,
+                          .no_frict = ie->no_frict,
+                          .ini_eqlb = ie->ini_eqlb,
+                          .plast_return = ie->plast_book == GRIT_PLAST_BOOK_RETURN,
+                          .char_len = s->laws.linel6.char_len,
+                          .kuhn = {.fresh = ku->kuhn_fresh,
+                                   .onset = ku->kuhn_onset,
+                                   .turn = ku->kuhn_turn,
+                                   .projection = ku->kuhn_projection,
+                                   .twirl = ku->kuhn_twirl,
+                                   .work = ku->kuhn_work},
+                          .cpm = grit_cpm_opts_from(&s->laws.cpm),
+                          .cpm_phys = s->cpm_phys,
+                          .cpm_ref_length = s->laws.cpm.ref_length};
+}
+
+/* The create_<law> of the laws of FrictPhys: Cp2_FrictMat_FrictPhys. */
+static inline void grit_create_frictphys(const grit_scene *s, int a, int b, const grit_cg2_out *o,
+                                         grit_contact_cold *cold, grit_frictphys *p, double *ext)
+{
+    (void)o;
+    (void)ext;
+    grit_cp2_frictphys(s, s->b.mat[a], s->b.mat[b], cold, p);
 }
 
 #endif

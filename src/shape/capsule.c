@@ -1,6 +1,7 @@
 /* grit: the Capsule shape -- a segment of length `shaft` along local x,
  * swept by a sphere of radius r (spec 2.1). Its radius is kept in the hot
  * posr record, its shaft in s->capsules. */
+#include "material/material.h"
 #include "core/storage.h"
 #include "grit/shapes.h"
 #include "shape/shape.h"
@@ -80,7 +81,7 @@ int grit_add_capsule(grit_scene *s, const grit_capsule_def *d)
     int i = grit_append_body(s, GRIT_SHAPE_CAPSULE, s->n_capsules, d->material, d->mask);
     if (i < 0) return i;
     s->capsules[s->n_capsules++] = (grit_capsule_data){d->shaft};
-    double r = d->radius, L = d->shaft, rho = s->mats[d->material].fm.density;
+    double r = d->radius, L = d->shaft, rho = grit_material_frict(s, d->material).density;
     double mc = 4.0 / 3.0 * M_PI * r * r * r * rho, ms = M_PI * r * r * L * rho;
     double dc = 0.5 * L + 0.375 * r; /* centre of mass of a cap from the capsule centre */
     double Ix = 0.4 * mc * r * r + 0.5 * ms * r * r;

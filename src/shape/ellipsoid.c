@@ -1,5 +1,6 @@
 /* grit: the Ellipsoid shape (semi-axes along the local axes, spec 2.1).
  * posr.r holds the smallest semi-axis (the p-wave radius). */
+#include "material/material.h"
 #include "core/storage.h"
 #include "grit/shapes.h"
 #include "shape/shape.h"
@@ -148,7 +149,7 @@ int grit_add_ellipsoid(grit_scene *s, const grit_ellipsoid_def *d)
     int i = grit_append_body(s, GRIT_SHAPE_ELLIPSOID, s->n_ellipsoids, d->material, d->mask);
     if (i < 0) return i;
     s->ellipsoids[s->n_ellipsoids++] = (grit_ellipsoid_data){a};
-    double m = 4.0 / 3.0 * M_PI * a.x * a.y * a.z * s->mats[d->material].fm.density;
+    double m = 4.0 / 3.0 * M_PI * a.x * a.y * a.z * grit_material_frict(s, d->material).density;
     grit_vec3 I = v3_scale(v3(a.y * a.y + a.z * a.z, a.z * a.z + a.x * a.x, a.x * a.x + a.y * a.y), m / 5.0);
     grit_bodies *b = &s->b;
     b->pr[i] = (grit_posr){d->pos, fmin(a.x, fmin(a.y, a.z))};

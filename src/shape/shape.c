@@ -6,13 +6,9 @@
 #include "grit/shapes.h"
 
 const grit_shape_class *const grit_shape_classes[GRIT_SHAPE_COUNT] = {
-    [GRIT_SHAPE_SPHERE] = &grit_shape_sphere_class,
-    [GRIT_SHAPE_WALL] = &grit_shape_wall_class,
-    [GRIT_SHAPE_FACET] = &grit_shape_facet_class,
-    [GRIT_SHAPE_INFCYLINDER] = &grit_shape_infcylinder_class,
-    [GRIT_SHAPE_CAPSULE] = &grit_shape_capsule_class,
-    [GRIT_SHAPE_ELLIPSOID] = &grit_shape_ellipsoid_class,
-    [GRIT_SHAPE_ROD] = &grit_shape_rod_class,
+#define CLASS(U, l) [GRIT_SHAPE_##U] = &grit_shape_##l##_class,
+    GRIT_SHAPES(CLASS)
+#undef CLASS
 };
 
 int grit_shape_check_angvel(grit_scene *s, int i, grit_vec3 w)

@@ -1,7 +1,8 @@
 /* grit internal: per-shape behaviour the rest of the engine needs.
  *
  * One file per shape (sphere.c, wall.c, facet.c, infcylinder.c, capsule.c,
- * ellipsoid.c, rod.c) fills one entry of grit_shape_classes. Contact
+ * ellipsoid.c, rod.c) defines the grit_shape_<name>_class that GRIT_SHAPES
+ * (grit/scene.h) puts in grit_shape_classes. Contact
  * geometry between two shapes lives in cg2/. */
 #ifndef GRIT_SHAPE_H
 #define GRIT_SHAPE_H
@@ -39,13 +40,9 @@ typedef struct grit_shape_class {
     bool unbounded; /* infinite along at least one axis */
 } grit_shape_class;
 
-extern const grit_shape_class grit_shape_sphere_class;
-extern const grit_shape_class grit_shape_wall_class;
-extern const grit_shape_class grit_shape_facet_class;
-extern const grit_shape_class grit_shape_infcylinder_class;
-extern const grit_shape_class grit_shape_capsule_class;
-extern const grit_shape_class grit_shape_ellipsoid_class;
-extern const grit_shape_class grit_shape_rod_class;
+#define GRIT_SHAPE_CLASS_DECL(U, l) extern const grit_shape_class grit_shape_##l##_class;
+GRIT_SHAPES(GRIT_SHAPE_CLASS_DECL)
+#undef GRIT_SHAPE_CLASS_DECL
 extern const grit_shape_class *const grit_shape_classes[GRIT_SHAPE_COUNT];
 
 /* Nearest point of a facet to p (region logic of spec section 2.3). */

@@ -260,9 +260,9 @@ static void record(grit_tester *t, int k)
     const double f[6] = {ph->f.x, ph->f.y, z * ph->f.z, ph->t.x, ph->t.y, z * ph->t.z};
     const double v[6] = {g->vel.x, g->vel.y, z * g->vel.z, g->angvel.x, g->angvel.y, z * g->angvel.z};
     double kr = 0.0, kb = 0.0;
-    if (s->def.law == GRIT_LAW_LINEL6) {
-        kr = ph->kn / s->def.char_len;
-        kb = ph->kt / s->def.char_len;
+    if (s->c.pair[k].law == GRIT_LAW_LINEL6) {
+        kr = ph->kn / s->laws.linel6.char_len;
+        kb = ph->kt / s->laws.linel6.char_len;
     }
     const double kk[6] = {ph->kn, ph->kt, ph->kt, kr, kb, kb};
     if (st->stage_step > 0 && st->v[0] * v[0] < 0) st->bounces++;

@@ -1,5 +1,7 @@
-/* grit: Cp2_FrictMat_FrictPhys. */
+/* grit: Cp2_FrictMat_FrictPhys, for any two materials (every material is a
+ * FrictMat too). */
 #include "cp2/cp2.h"
+#include "material/material.h"
 
 /* The scene's friction_rule (Woo's MatchMaker fallback algorithms). min is
  * Woo's default: a frictionless material makes all its contacts frictionless. */
@@ -13,10 +15,11 @@ static double combine_friction(int rule, double a, double b)
     }
 }
 
-void grit_cp2_frictmat_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
-                                 grit_frictphys *p)
+void grit_cp2_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
+                        grit_frictphys *p)
 {
-    const grit_frictmat_def *m1 = &s->mats[mat_a].fm, *m2 = &s->mats[mat_b].fm;
+    const grit_frict_params f1 = grit_material_frict(s, mat_a), f2 = grit_material_frict(s, mat_b);
+    const grit_frict_params *m1 = &f1, *m2 = &f2;
     double A = cold->area;
     /* springs in series; E*A/0 = inf makes a zero-length side rigid */
     double k1 = m1->young * A / cold->lens[0], k2 = m2->young * A / cold->lens[1];
@@ -24,7 +27,7 @@ void grit_cp2_frictmat_frictphys(const grit_scene *s, int mat_a, int mat_b, cons
     double ratio = 0.5 * (m1->kt_div_kn + m2->kt_div_kn);
     double tan_phi = combine_friction(s->def.friction_rule, m1->tan_phi, m2->tan_phi);
     double cn = 0.0, kt = NAN;
-    int k = s->pair_table[mat_a * s->pair_table_n + mat_b];
+    int k = grit_matpair_of(s, mat_a, mat_b)->override;
     if (k >= 0) {
         const grit_pair_def *o = &s->overrides[k].def;
         if (!isnan(o->kn)) kn = o->kn;

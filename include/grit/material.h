@@ -1,0 +1,122 @@
+/* grit: materials, and what a pair of materials makes of a contact.
+ *
+ * Every particle references a material. The material's type decides, with
+ * the other particle's, the contact's physics (the Cp2 functor) and law:
+ *
+ *   FrictMat    + FrictMat     FrictPhys     the law both FrictMats name (law);
+ *                                            when they differ, the pair
+ *                                            override's law, else the first
+ *                                            of the two in GRIT_LAWS' order
+ *   FrictMat    + ConcreteMat  FrictPhys     the FrictMat's law
+ *   ConcreteMat + ConcreteMat  ConcretePhys  CPM (docs/concrete.md)
+ *
+ * so that concrete spheres between steel (FrictMat) platens, or a bed under
+ * Kuhn's law in a hopper whose walls use the plain law, need no special
+ * code. A ConcreteMat is a FrictMat too (its density, young, kt_div_kn and
+ * tan_phi), as in Woo, so a FrictPhys contact can be made with it.
+ *
+ * GRIT_MATERIAL_TYPES is the registration list: one entry per material type
+ * gives its enum value and its names; the parameter group, the defaults,
+ * the restart section MATS, the Python classes and the generated docs
+ * follow from it and from the type's parameter list. A new material type is
+ * one file src/material/<name>.c (its grit_material_class) plus one entry
+ * here and its parameter list; the pairs it makes are entries of the Cp2
+ * list (src/cp2/cp2.h). Materials cannot be changed once added (contacts
+ * hold what was made of them).
+ */
+#ifndef GRIT_MATERIAL_H
+#define GRIT_MATERIAL_H
+
+#include "grit/law.h"
+#include "grit/params.h"
+
+/* X(UPPER, lower, Woo's class name) -- the order is kept in restart files. */
+#define GRIT_MATERIAL_TYPES(X)           \
+    X(FRICTMAT, frictmat, "FrictMat")    \
+    X(CONCRETEMAT, concretemat, "ConcreteMat")
+
+typedef enum grit_material_type {
+#define GRIT_MAT_ENUM(U, l, name) GRIT_MAT_##U,
+    GRIT_MATERIAL_TYPES(GRIT_MAT_ENUM)
+#undef GRIT_MAT_ENUM
+    GRIT_MAT_COUNT
+} grit_material_type;
+
+/* clang-format off */
+#define GRIT_FRICTMAT_PARAMS(X) \
+    X(double, density, 1000.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "mass density") \
+    X(double, young, 1e9, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "Young's modulus") \
+    X(double, kt_div_kn, 0.2, "-", 0.0, INFINITY, 0, NULL, "ratio of tangential to normal contact stiffness") \
+    X(double, tan_phi, 0.5, "-", 0.0, INFINITY, 0, NULL, "tangent of the inter-particle friction angle") \
+    X(choice, law, 0, "-", 0, 2, 0, "idealelpl|linel6|kuhn", \
+      "contact law of this material's FrictPhys contacts: linear elastic-perfectly plastic (Cundall), six-DoF " \
+      "linear elastic, or Kuhn's refined linear-frictional law")
+
+/* ConcreteMat: the concrete particle model's material (docs/concrete.md).
+ * Defaults: the uniaxial example of the model's author (normal concrete). */
+#define GRIT_CONCRETEMAT_PARAMS(X) \
+    X(double, density, 4800.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "mass density (twice concrete's: the spheres fill about half the volume)") \
+    X(double, young, 24e9, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "normal modulus k_N of the contacts (not the specimen's Young's modulus, docs/concrete.md)") \
+    X(double, kt_div_kn, 0.2, "-", 0.0, INFINITY, 0, NULL, \
+      "shear to normal modulus ratio k_T/k_N (sets the specimen's Poisson ratio)") \
+    X(double, tan_phi, 0.8, "-", 0.0, INFINITY, 0, NULL, "friction coefficient of the yield surface") \
+    X(double, sigma_t, 3.5e6, "Pa", 0.0, INFINITY, 0, NULL, "undamaged shear cohesion c_T0 of the yield surface") \
+    X(double, eps_crack_onset, 1e-4, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, \
+      "normal strain at which damage starts (end of the linear range in tension)") \
+    X(double, rel_ductility, 30.0, "-", 1.0, INFINITY, 0, NULL, \
+      "softening strain relative to the crack-onset strain (> 1 with the linear damage law)") \
+    X(choice, dam_law, 1, "-", 0, 1, 0, "linear|exp", "damage evolution: linear or exponential softening") \
+    X(flag, never_damage, false, "-", 0, 1, 0, NULL, "cohesive contacts never damage (elastic calibration)") \
+    X(double, dmg_tau, -1.0, "s", -INFINITY, INFINITY, 0, NULL, "visco-damage characteristic time (<= 0: off)") \
+    X(double, dmg_rate_exp, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "visco-damage exponent (> 0 when dmg_tau > 0)") \
+    X(double, pl_tau, -1.0, "s", -INFINITY, INFINITY, 0, NULL, "visco-plasticity characteristic time (<= 0: off)") \
+    X(double, pl_rate_exp, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "visco-plasticity exponent (> 0 when pl_tau > 0)") \
+    X(double, iso_prestress, 0.0, "Pa", -INFINITY, 0.0, 0, NULL, \
+      "isotropic confinement of the contacts, negative = compression (0: none)") \
+    X(double, equiv_strain_shear, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "weight of the shear strain in the equivalent strain that drives damage (0: normal strain only)")
+
+/* Per-pair override of the contact parameters of FrictPhys contacts (Woo's
+ * MatchMaker idea): every value that is not NaN replaces the one derived
+ * from the two materials; `law` (when not auto) picks the law. */
+#define GRIT_PAIR_PARAMS(X) \
+    X(double, kn, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, "normal stiffness") \
+    X(double, kt, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "tangential stiffness") \
+    X(double, tan_phi, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "friction coefficient") \
+    X(double, cn, 0.0, "N s/m", 0.0, INFINITY, 0, NULL, "linear normal dashpot coefficient") \
+    X(choice, law, 0, "-", 0, 3, 0, "auto|idealelpl|linel6|kuhn", \
+      "law of the pair's contacts; auto: the one the materials name (the first in the list when they differ)")
+/* clang-format on */
+
+typedef struct grit_frictmat_def {
+    GRIT_FRICTMAT_PARAMS(GRIT_PARAM_FIELD)
+} grit_frictmat_def;
+typedef struct grit_concretemat_def {
+    GRIT_CONCRETEMAT_PARAMS(GRIT_PARAM_FIELD)
+} grit_concretemat_def;
+typedef struct grit_pair_def {
+    GRIT_PAIR_PARAMS(GRIT_PARAM_FIELD)
+} grit_pair_def;
+
+enum { GRIT_DAM_LAW_LINEAR = 0, GRIT_DAM_LAW_EXP = 1 };
+
+grit_frictmat_def grit_default_frictmat_def(void);
+grit_concretemat_def grit_default_concretemat_def(void);
+grit_pair_def grit_default_pair_def(void);
+extern const grit_param_table grit_frictmat_param_table;
+extern const grit_param_table grit_concretemat_param_table;
+extern const grit_param_table grit_pair_param_table;
+
+/* Material type `type`'s names ("frictmat", "FrictMat") and parameter table
+ * (whose name is the lower-case one); NULL out of range. */
+const char *grit_material_type_name(int type);
+const char *grit_material_class_name(int type);
+const grit_param_table *grit_material_param_table(int type);
+/* The type called `name` (either spelling), or -1. */
+int grit_material_type_find(const char *name);
+
+#endif
