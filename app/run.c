@@ -20,8 +20,45 @@
 #include "outdir.h"
 
 static volatile sig_atomic_t interrupted = 0;
-static void on_signal(int sig) { interrupted = sig; }
+/* The line printed when an interrupt is not taken up within a second (a step
+ * that does not end, a write that blocks): composed before the run, because
+ * a signal handler may only write(). */
+static char stuck_msg[9000];
+static volatile sig_atomic_t stuck_len = 0;
+
+static void give_up(int sig)
+{
+    (void)sig;
+    if (stuck_len > 0 && write(STDERR_FILENO, stuck_msg, (size_t)stuck_len) < 0) _exit(EXIT_INTERRUPTED);
+    _exit(EXIT_INTERRUPTED);
+}
+
+/* Signals are looked at between steps; a step may take any time (a scene too
+ * large, a hang in a library call), so the first signal also arms a one-second
+ * alarm and a second signal ends the run at once: an interrupt is honoured
+ * within a second wherever the run is. The files on disk stay as they were:
+ * each is replaced atomically, so the last checkpoint is intact. */
+static void on_signal(int sig)
+{
+    if (interrupted) give_up(sig);
+    interrupted = sig;
+    alarm(1);
+}
 bool run_interrupted(void) { return interrupted != 0; }
+
+/* The run loop took the interrupt up: the alarm must not cut the saving of
+ * the state that follows. */
+static void interrupt_taken(void) { alarm(0); }
+
+static void set_stuck_msg(const char *partial, const char *checkpoint)
+{
+    int n = snprintf(stuck_msg, sizeof stuck_msg,
+                     "grit: error: interrupted; the run did not reach the end of a step within 1 s and was stopped "
+                     "there; the incomplete output is in '%s'%s%s%s\n",
+                     partial, checkpoint ? "; its last checkpoint: grit run restart file=" : "",
+                     checkpoint ? checkpoint : "", checkpoint ? "" : " (no checkpoint was written yet)");
+    stuck_len = n < 0 ? 0 : (n < (int)sizeof stuck_msg ? n : (int)sizeof stuck_msg - 1);
+}
 
 static void catch_signals(void)
 {
@@ -29,6 +66,22 @@ static void catch_signals(void)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    struct sigaction al = {0};
+    al.sa_handler = give_up;
+    sigaction(SIGALRM, &al, NULL);
+}
+
+/* Test hook (tests/cli/interrupt.sh): GRIT_TEST_STALL_AT=K makes the run
+ * stall at step K as a step that never ends would. */
+static void test_stall(long k)
+{
+    static long at = -2;
+    if (at == -2) {
+        const char *e = getenv("GRIT_TEST_STALL_AT");
+        at = e ? atol(e) : -1;
+    }
+    if (at >= 0 && k >= at)
+        for (;;) pause();
 }
 
 static long lmin(long a, long b) { return a < b ? a : b; }
@@ -216,6 +269,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (o->save_every > 0) next = lmin(next, (k / o->save_every + 1) * o->save_every);
         const long n = lmin(next - k, chunk);
         const double t0 = now();
+        test_stall(k);
         if (grit_step(s, n)) return -1;
         /* about 0.1 s per call: responsive progress and Ctrl-C */
         const double dtw = now() - t0;
@@ -225,9 +279,13 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -1;
         if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -1;
         progress_show(&pg, s, false);
-        if (interrupted) return 1;
+        if (interrupted) {
+            interrupt_taken();
+            return 1;
+        }
         if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
             if (grit_save(s, o->restart)) return -1;
+            if (!o->have_checkpoint) set_stuck_msg(o->partial, o->restart);
             o->have_checkpoint = true;
             o->last_checkpoint = now();
         }
@@ -277,9 +335,11 @@ static int run_make(job *j, int argc, char **argv)
         outdir_discard(partial);
         return EXIT_RUN_FAILED;
     }
+    set_stuck_msg(partial, NULL);
     catch_signals();
     err[0] = '\0';
     const int rc = j->pre->make(j, partial, err, sizeof err);
+    interrupt_taken();
     if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
         cli_error("interrupted %s; the incomplete output is in '%s'", err, partial);
@@ -369,8 +429,9 @@ int cmd_run(int argc, char **argv)
     printf("grit run %s: %d particles, %ld steps of dt = %.6g s (%.6g s), output in %s/\n", p->name,
            grit_particle_count(s), steps, grit_dt(s), steps * grit_dt(s), o.out);
     fflush(stdout);
-    catch_signals();
     snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
+    set_stuck_msg(o.partial, NULL);
+    catch_signals();
     const double t0 = now();
     o.last_checkpoint = t0;
     rc = run_loop(&j, s, &o, steps);

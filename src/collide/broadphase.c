@@ -106,7 +106,8 @@ static inline int cell_coord(const grit_broadphase *bp, double x, int axis)
 {
     double o = axis == 0 ? bp->origin.x : (axis == 1 ? bp->origin.y : bp->origin.z);
     double c = floor((x - o) * bp->inv_h);
-    if (c < 0) return 0;
+    /* NaN when x - o overflows and h is infinite: the first cell */
+    if (!(c >= 0)) return 0;
     if (c > bp->dim[axis] - 1) return bp->dim[axis] - 1;
     return (int)c;
 }
@@ -172,11 +173,18 @@ static void choose_grid(grit_scene *s)
     double h = cnt ? fmax(sum / cnt, maxext / 4.0) : 1.0;
     if (!(h > 0)) h = 1.0;
     if (!(lo.x <= hi.x)) lo = hi = v3_zero();
-    grit_vec3 ext = v3_sub(hi, lo);
+    /* Half the extent: finite for any finite lo and hi, where hi - lo may
+     * overflow (spheres at +-1e308). With it every count below is finite or
+     * h reaches infinity, so the loop ends: h grows by 1.25 per pass from at
+     * least the smallest double, at most about 6400 passes. */
+    const grit_vec3 half = v3_sub(v3_scale(hi, 0.5), v3_scale(lo, 0.5));
     double limit = fmax(MAX_CELLS_PER_ITEM * (double)n, 65536.0);
+    if (!(h < INFINITY)) h = INFINITY;
     for (;;) {
-        double nx = floor(ext.x / h) + 1, ny = floor(ext.y / h) + 1, nz = floor(ext.z / h) + 1;
-        if (nx * ny * nz <= limit) {
+        const double hh = 0.5 * h;
+        double nx = floor(half.x / hh) + 1, ny = floor(half.y / hh) + 1, nz = floor(half.z / hh) + 1;
+        if (nx * ny * nz <= limit || !(h < INFINITY)) {
+            if (!(nx * ny * nz <= limit)) nx = ny = nz = 1;
             bp->dim[0] = (int)nx;
             bp->dim[1] = (int)ny;
             bp->dim[2] = (int)nz;

@@ -50,7 +50,7 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
             grit_vec3 c = v3_scale(v3_add(b->lo, b->hi), 0.5);
             double q[3] = {(c.x - origin.x) * ih, (c.y - origin.y) * ih, (c.z - origin.z) * ih};
             uint32_t u[3];
-            for (int k = 0; k < 3; k++) u[k] = q[k] <= 0 ? 0u : (q[k] >= 1023 ? 1023u : (uint32_t)q[k]);
+            for (int k = 0; k < 3; k++) u[k] = !(q[k] > 0) ? 0u : /* NaN: overflowed extents */ (q[k] >= 1023 ? 1023u : (uint32_t)q[k]);
             code = spread3(u[0]) | (spread3(u[1]) << 1) | (spread3(u[2]) << 2);
         }
         key[i] = ((uint64_t)code << 32) | (uint32_t)i; /* index breaks ties: stable */

@@ -10,4 +10,21 @@ grep -q "interrupted at step [0-9]*; the incomplete output is in 'run.partial'" 
 # the next run with the same out= replaces the stale partial folder
 expect_ok run deposit n=20 time=0.001 out=run progress=0
 [ -d run ] && [ ! -e run.partial ] || fail "the next run did not take over"
+
+# a step that never ends (GRIT_TEST_STALL_AT: the run stalls there): SIGTERM
+# is still honoured within a second, with one line saying where the run was
+GRIT_TEST_STALL_AT=3 "$GRIT" run deposit n=20 steps=100 out=stall progress=0 >out.txt 2>err.txt &
+pid=$!
+for _ in $(seq 100); do grep -q "output in" out.txt 2>/dev/null && break; sleep 0.1; done
+sleep 0.3
+t0=$(date +%s.%N)
+kill -TERM $pid
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+[ $rc = 130 ] || fail "stalled run: exit $rc after SIGTERM, expected 130"
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.0) }' || fail "stalled run took $(echo "$t1 - $t0" | bc) s to stop"
+grep -q "did not reach the end of a step within 1 s.*'stall.partial'" err.txt || fail "stalled run message: $(cat err.txt)"
+[ "$(wc -l <err.txt)" = 1 ] || fail "stalled run: more than one line on stderr"
+rm -rf stall.partial
 finish
