@@ -5,6 +5,7 @@
  * or of facets (triangles, open top). Cundall damping and friction take the
  * energy out; the defaults settle a 2000-sphere bed in well under a minute
  * on one core. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,28 +87,32 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     if (m < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     /* lattice cells a little larger than the largest sphere */
     const double rmax = dep.radius * (1 + dep.spread), h = 2.2 * rmax;
-    const int nx = (int)(dep.box_x / h), ny = (int)(dep.box_y / h);
-    if (nx < 1 || ny < 1) {
+    /* cells per axis as doubles: a large box has more than INT_MAX of them
+     * (the product overflowed and made the facet walls 0.13 mm tall); cells
+     * beyond n along one axis are never filled, so the counts are clamped to n */
+    const double cx = floor(dep.box_x / h), cy = floor(dep.box_y / h);
+    if (!(cx >= 1 && cy >= 1)) {
         snprintf(err, len, "parameters 'box_x' = %g m, 'box_y' = %g m: the box must be wider than a lattice cell "
                  "(2.2 x the largest diameter / 2 = %g m)", dep.box_x, dep.box_y, h);
         return -1;
     }
-    const int layers = (dep.n + nx * ny - 1) / (nx * ny);
-    const double top = (layers + 0.5) * h;
+    const long long nx = (long long)fmin(cx, dep.n), ny = (long long)fmin(cy, dep.n);
+    const long long layers = (dep.n + nx * ny - 1) / (nx * ny);
+    const double top = ((double)layers + 0.5) * h;
     if (dep.container == 0 ? add_open_box(s, m, dep.box_x, dep.box_y, err, len)
                            : add_facets(s, m, 1.1 * top, err, len))
         return -1;
     uint64_t rng = (uint64_t)dep.seed;
-    const double dx = dep.box_x / nx, dy = dep.box_y / ny;
+    const double dx = dep.box_x / cx, dy = dep.box_y / cy;
     grit_sphere_def d = grit_default_sphere_def();
     d.material = m;
     for (int i = 0; i < dep.n; i++) {
-        const int ix = i % nx, iy = (i / nx) % ny, iz = i / (nx * ny);
+        const long long ix = i % nx, iy = (i / nx) % ny, iz = i / (nx * ny);
         d.radius = dep.radius * (1 + dep.spread * (2 * uniform(&rng) - 1));
         /* jitter within the cell, never touching a neighbour or a wall */
         const double fx = dx / 2 - rmax, fy = dy / 2 - rmax, fz = h / 2 - rmax;
-        d.pos = v3((ix + 0.5) * dx + fx * (2 * uniform(&rng) - 1), (iy + 0.5) * dy + fy * (2 * uniform(&rng) - 1),
-                   (iz + 1.0) * h + fz * (2 * uniform(&rng) - 1));
+        d.pos = v3(((double)ix + 0.5) * dx + fx * (2 * uniform(&rng) - 1), ((double)iy + 0.5) * dy + fy * (2 * uniform(&rng) - 1),
+                   ((double)iz + 1.0) * h + fz * (2 * uniform(&rng) - 1));
         if (grit_add_sphere(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     }
     return 0;

@@ -84,6 +84,8 @@ static void test_stall(long k)
         for (;;) pause();
 }
 
+#define GRIT_RUN_MAX_STEPS 1e15
+
 static long lmin(long a, long b) { return a < b ? a : b; }
 
 static double now(void)
@@ -247,7 +249,17 @@ static grit_scene *prepare(job *j, long *steps)
         j->scene.dt = dt;
         grit_scene_set_def(s, &j->scene);
     }
-    *steps = j->run.steps > 0 ? j->run.steps : (long)ceil(j->run.time / dt - 1e-9);
+    /* time / dt may be beyond any integer (time=1e300, dt=1e-300): converted
+     * unchecked it became one step and the run reported success. The limit
+     * keeps the step counter and the time sum exact (2^53 > 1e15). */
+    const double want = ceil(j->run.time / dt - 1e-9);
+    if (j->run.steps <= 0 && !(want <= GRIT_RUN_MAX_STEPS)) {
+        cli_error("parameters 'time' = %g s and 'dt' = %g s make %g steps: more than one run takes (at most %g); "
+                  "give a shorter time or a larger dt", j->run.time, dt, want, GRIT_RUN_MAX_STEPS);
+        grit_scene_destroy(s);
+        return NULL;
+    }
+    *steps = j->run.steps > 0 ? j->run.steps : (long)want;
     if (*steps < 1) *steps = 1;
     return s;
 }

@@ -2,10 +2,14 @@
 #include "grit/params.h"
 
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "core/text.h"
 
 const grit_param_info *grit_param_find(const grit_param_table *t, const char *name)
 {
@@ -131,15 +135,32 @@ int grit_param_set_vec3(const grit_param_table *t, void *def, const char *name, 
     return 0;
 }
 
-/* Parse a double, the whole string must be consumed. */
+/* Parse a double, the whole string must be consumed: 0, or -1 (not a
+ * number), -2 (beyond the range of a double), -3 (a subnormal or underflow:
+ * below the smallest normal double; no physical input is that small, and
+ * such values make derived quantities overflow or vanish). */
 static int parse_number(const char *s, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE) return -1;
+    if (end == s || *end != '\0') return -1;
+    if (errno == ERANGE) return fabs(v) > 1 ? -2 : -3;
+    if (v != 0 && fabs(v) < DBL_MIN) return -3;
     *out = v;
     return 0;
+}
+
+static void number_error(int rc, const char *name, const char *text, const char *what, char *err, size_t errlen)
+{
+    if (!err) return;
+    char q[120];
+    grit_text_quote(text, strlen(text), q, sizeof q);
+    if (rc == -2)
+        snprintf(err, errlen, "parameter '%s' = '%s' is beyond the range of a double (|x| > 1.8e308)", name, q);
+    else if (rc == -3)
+        snprintf(err, errlen, "parameter '%s' = '%s' is too small to compute with (nonzero below 2.2e-308)", name, q);
+    else snprintf(err, errlen, "parameter '%s' = '%s' is not %s", name, q, what);
 }
 
 int grit_param_set_text(const grit_param_table *t, void *def, const char *name, const char *text, char *err,
@@ -156,7 +177,10 @@ int grit_param_set_text(const grit_param_table *t, void *def, const char *name, 
                  !strcasecmp(text, "off"))
             v = 0;
         else {
-            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a boolean (true/false, 1/0)", name, text);
+            char q[120];
+            if (err)
+                snprintf(err, errlen, "parameter '%s' = '%s' is not a boolean (true/false, 1/0)", name,
+                         grit_text_quote(text, strlen(text), q, sizeof q));
             return -1;
         }
         break;
@@ -177,33 +201,44 @@ int grit_param_set_text(const grit_param_table *t, void *def, const char *name, 
             c = bar ? bar + 1 : NULL;
         }
         if (v < 0) {
-            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not one of %s", name, text, p->choices);
+            char q[120];
+            if (err)
+                snprintf(err, errlen, "parameter '%s' = '%s' is not one of %s", name,
+                         grit_text_quote(text, strlen(text), q, sizeof q), p->choices);
             return -1;
         }
         break;
     }
     case GRIT_PT_vec3: {
+        /* exactly three fields, none empty: '0,,0,-9.81' is an error, not
+         * (0, 0, -9.81) */
         double c[3];
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", text);
-        char *save = NULL, *tok = strtok_r(buf, ",", &save);
-        int k = 0;
-        while (tok && k < 3) {
-            if (parse_number(tok, &c[k])) break;
-            k++;
-            tok = strtok_r(NULL, ",", &save);
-        }
-        if (k != 3 || tok) {
-            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a vector 'x,y,z'", name, text);
-            return -1;
+        const char *f = text;
+        for (int k = 0; k < 3; k++) {
+            const char *comma = strchr(f, ',');
+            const size_t l = comma ? (size_t)(comma - f) : strlen(f);
+            char buf[128];
+            int rc = l == 0 || l >= sizeof buf || (k < 2) != (comma != NULL) ? -1 : 0;
+            if (!rc) {
+                memcpy(buf, f, l);
+                buf[l] = '\0';
+                rc = parse_number(buf, &c[k]);
+            }
+            if (rc) {
+                number_error(rc, name, text, "a vector 'x,y,z' (three numbers)", err, errlen);
+                return -1;
+            }
+            if (comma) f = comma + 1;
         }
         return grit_param_set_vec3(t, def, name, v3(c[0], c[1], c[2]), err, errlen);
     }
-    default:
-        if (parse_number(text, &v)) {
-            if (err) snprintf(err, errlen, "parameter '%s' = '%s' is not a number", name, text);
+    default: {
+        const int rc = parse_number(text, &v);
+        if (rc) {
+            number_error(rc, name, text, "a number", err, errlen);
             return -1;
         }
+    }
     }
     return grit_param_set_double(t, def, name, v, err, errlen);
 }

@@ -5,11 +5,14 @@
  * bad row anywhere leaves the scene as it was. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/scene_impl.h"
+#include "core/text.h"
 #include "grit/io.h"
 #include "io/atomic_file.h"
 
@@ -49,7 +52,8 @@ static int check_header(reader *r, char *line)
 {
     char *f[4];
     char copy[80];
-    snprintf(copy, sizeof copy, "%s", trim(line));
+    const char *t = trim(line);
+    grit_text_quote(t, strlen(t), copy, sizeof copy);
     int n = split(line, f, 4);
     bool ok = n == 4;
     for (int k = 0; ok && k < 4; k++) ok = strcasecmp(f[k], columns[k]) == 0;
@@ -66,22 +70,31 @@ static int parse_row(reader *r, char *line, double out[4])
     if (n != 4)
         return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: expected 4 fields (x,y,z,r), found %d", r->path, r->line, n);
     for (int k = 0; k < 4; k++) {
-        char *end;
+        char *end, q[64];
         errno = 0;
         double v = strtod(f[k], &end);
-        if (end == f[k] || *end != '\0' || errno == ERANGE)
-            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%.40s' is not a number", r->path,
-                             r->line, columns[k], k + 1, f[k]);
-        if (!isfinite(v))
-            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%.40s' must be finite", r->path,
-                             r->line, columns[k], k + 1, f[k]);
+        grit_text_quote(f[k], strlen(f[k]), q, sizeof q);
+        if (end == f[k] || *end != '\0')
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%s' is not a number", r->path,
+                             r->line, columns[k], k + 1, q);
+        if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1))
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field '%s' (column %d) = '%s' must be finite", r->path,
+                             r->line, columns[k], k + 1, q);
+        if (errno == ERANGE || (v != 0 && fabs(v) < DBL_MIN))
+            return grit_fail(r->s, GRIT_EFORMAT,
+                             "%s:%ld: field '%s' (column %d) = '%s' is too small to compute with (nonzero below "
+                             "2.2e-308 m)", r->path, r->line, columns[k], k + 1, q);
         if (k == 3 && !(v > 0))
-            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field 'r' (column 4) = '%.40s': the radius must be > 0 (m)",
-                             r->path, r->line, f[k]);
+            return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: field 'r' (column 4) = '%s': the radius must be > 0 (m)",
+                             r->path, r->line, q);
         out[k] = v;
     }
     return GRIT_OK;
 }
+
+/* The most spheres one file may hold: the row array's size in bytes and the
+ * particle count stay far from overflow. */
+#define MAX_ROWS (1 << 28)
 
 /* Read and check every row; on success *rows holds 4 doubles per sphere. */
 static int read_all(reader *r, FILE *fp, double **rows, int *n_rows)
@@ -91,14 +104,28 @@ static int read_all(reader *r, FILE *fp, double **rows, int *n_rows)
     int n = 0, cap = 0, rc = GRIT_OK;
     bool header = false;
     double *v = NULL;
-    while (getline(&line, &cap_line, fp) >= 0) {
+    ssize_t got;
+    errno = 0;
+    while ((got = getline(&line, &cap_line, fp)) >= 0) {
         r->line++;
+        /* a NUL would end the line early for every string function: the rest
+         * of the line (or the whole of a NUL block) silently skipped */
+        const char *nul = memchr(line, '\0', (size_t)got);
+        if (nul) {
+            rc = grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: a NUL byte at column %ld: not a text file (or a damaged one)",
+                           r->path, r->line, (long)(nul - line) + 1);
+            break;
+        }
         const char *t = trim(line);
         if (*t == '\0' || *t == '#') continue; /* comments: how the file was made (grit_packing_save) */
         if (!header) {
             if ((rc = check_header(r, line))) break;
             header = true;
             continue;
+        }
+        if (n == MAX_ROWS) {
+            rc = grit_fail(r->s, GRIT_EINVAL, "%s:%ld: more than %d spheres in one file", r->path, r->line, MAX_ROWS);
+            break;
         }
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
@@ -112,15 +139,16 @@ static int read_all(reader *r, FILE *fp, double **rows, int *n_rows)
         if ((rc = parse_row(r, line, v + 4 * (size_t)n))) break;
         n++;
     }
-    if (rc == GRIT_OK && ferror(fp))
-        rc = grit_fail(r->s, GRIT_EIO, "%s:%ld: read error: %s", r->path, r->line + 1, strerror(errno));
+    /* getline also stops on a line it cannot allocate: that is not the end of
+     * the file, and the spheres after it must not be dropped */
+    if (rc == GRIT_OK && (ferror(fp) || !feof(fp)))
+        rc = grit_fail(r->s, errno == ENOMEM ? GRIT_ENOMEM : GRIT_EIO, "%s:%ld: read error: %s", r->path,
+                       r->line + 1, strerror(errno ? errno : EIO));
     else if (rc == GRIT_OK && !header)
         rc = grit_fail(r->s, GRIT_EFORMAT, "%s: the file is empty; expected a header line 'x,y,z,r' and one sphere "
                                            "per line", r->path);
     else if (rc == GRIT_OK && n == 0)
         rc = grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: no spheres after the header line 'x,y,z,r'", r->path, r->line);
-    else if (rc == GRIT_OK && n > 0x7fffffff / 2)
-        rc = grit_fail(r->s, GRIT_EINVAL, "%s: %d spheres is too many", r->path, n);
     free(line);
     if (rc) {
         free(v);

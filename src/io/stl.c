@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "core/storage.h"
+#include "core/text.h"
 #include "grit/stl.h"
 
 grit_stl_def grit_default_stl_def(void)
@@ -135,9 +136,12 @@ static int parse_binary(sink *s, const char *path, const unsigned char *b, uint3
 /* -------------------------------------------------------------- ASCII */
 typedef struct lexer {
     const char *p, *end, *path;
-    int line;     /* line of the current position */
-    int tok_line; /* line of the last token */
+    long line;     /* line of the current position */
+    long tok_line; /* line of the last token */
+    const char *tok_start;
+    size_t tok_len; /* the whole token, which tok holds only up to 63 bytes */
     char tok[64];
+    char quoted[96]; /* tok as a message may show it */
 } lexer;
 
 /* Next whitespace-separated token into lx->tok (truncated); false at EOF. */
@@ -153,12 +157,15 @@ static bool next_token(lexer *lx)
         return false;
     }
     lx->tok_line = lx->line;
+    lx->tok_start = lx->p;
     size_t n = 0;
     while (lx->p < lx->end && !(*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n')) {
         if (n + 1 < sizeof lx->tok) lx->tok[n++] = *lx->p;
         lx->p++;
     }
     lx->tok[n] = '\0';
+    lx->tok_len = (size_t)(lx->p - lx->tok_start);
+    grit_text_quote(lx->tok_start, lx->tok_len, lx->quoted, sizeof lx->quoted);
     return true;
 }
 
@@ -176,48 +183,62 @@ static void rest_of_line(lexer *lx, char *out, size_t len)
 
 static int expect(sink *s, lexer *lx, const char *word)
 {
-    if (next_token(lx) && strcasecmp(lx->tok, word) == 0) return 0;
+    if (next_token(lx) && lx->tok_len < sizeof lx->tok && strcasecmp(lx->tok, word) == 0) return 0;
     if (!lx->tok[0])
-        return efail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected '%s'", lx->path, lx->tok_line, word);
-    return efail(s, GRIT_EFORMAT, "%s:%d: expected '%s', found '%s'", lx->path, lx->tok_line, word, lx->tok);
+        return efail(s, GRIT_EFORMAT, "%s:%ld: unexpected end of file, expected '%s'", lx->path, lx->tok_line, word);
+    return efail(s, GRIT_EFORMAT, "%s:%ld: expected '%s', found '%s'", lx->path, lx->tok_line, word, lx->quoted);
 }
 
 static int number(sink *s, lexer *lx, const char *what, bool finite, double *out)
 {
     if (!next_token(lx))
-        return efail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected %s", lx->path, lx->tok_line, what);
+        return efail(s, GRIT_EFORMAT, "%s:%ld: unexpected end of file, expected %s", lx->path, lx->tok_line, what);
+    /* the whole token: a number longer than tok (digits of a long decimal
+     * expansion) was cut there and read as another value */
+    char *heap = NULL, *text = lx->tok;
+    if (lx->tok_len >= sizeof lx->tok) {
+        if (!(heap = malloc(lx->tok_len + 1)))
+            return efail(s, GRIT_ENOMEM, "%s:%ld: out of memory reading a %zu-byte %s", lx->path, lx->tok_line,
+                         lx->tok_len, what);
+        memcpy(heap, lx->tok_start, lx->tok_len);
+        heap[lx->tok_len] = '\0';
+        text = heap;
+    }
     char *end;
     errno = 0;
-    double v = strtod(lx->tok, &end);
-    if (end == lx->tok || *end != '\0')
-        return efail(s, GRIT_EFORMAT, "%s:%d: %s '%s' is not a number", lx->path, lx->tok_line, what, lx->tok);
-    if (finite && (!isfinite(v) || errno == ERANGE))
-        return efail(s, GRIT_EFORMAT, "%s:%d: %s '%s' is not finite", lx->path, lx->tok_line, what, lx->tok);
+    double v = strtod(text, &end);
+    const bool whole = end != text && *end == '\0' && (size_t)(end - text) == lx->tok_len;
+    const int range = errno;
+    free(heap);
+    if (!whole)
+        return efail(s, GRIT_EFORMAT, "%s:%ld: %s '%s' is not a number", lx->path, lx->tok_line, what, lx->quoted);
+    if (finite && (!isfinite(v) || (range == ERANGE && fabs(v) > 1)))
+        return efail(s, GRIT_EFORMAT, "%s:%ld: %s '%s' is not finite", lx->path, lx->tok_line, what, lx->quoted);
     *out = v;
     return 0;
 }
 
 static int parse_ascii(sink *s, const char *path, const char *b, long len, tri_list *l, char name[81])
 {
-    lexer lx = {b, b + len, path, 1, 1, ""};
+    lexer lx = {b, b + len, path, 1, 1, b, 0, "", ""};
     if (expect(s, &lx, "solid")) return GRIT_EFORMAT;
     rest_of_line(&lx, name, 81);
     static const char *const axis[3] = {"x", "y", "z"};
     for (;;) {
         if (!next_token(&lx))
-            return efail(s, GRIT_EFORMAT, "%s:%d: unexpected end of file, expected 'endsolid'", path, lx.tok_line);
+            return efail(s, GRIT_EFORMAT, "%s:%ld: unexpected end of file, expected 'endsolid'", path, lx.tok_line);
         if (strcasecmp(lx.tok, "endsolid") == 0) {
             rest_of_line(&lx, NULL, 0);
             if (!next_token(&lx)) return 0;
             if (strcasecmp(lx.tok, "solid") != 0)
-                return efail(s, GRIT_EFORMAT, "%s:%d: expected 'solid' or the end of the file, found '%s'", path,
-                                 lx.tok_line, lx.tok);
+                return efail(s, GRIT_EFORMAT, "%s:%ld: expected 'solid' or the end of the file, found '%s'", path,
+                                 lx.tok_line, lx.quoted);
             rest_of_line(&lx, NULL, 0);
             continue;
         }
         if (strcasecmp(lx.tok, "facet") != 0)
-            return efail(s, GRIT_EFORMAT, "%s:%d: expected 'facet' or 'endsolid', found '%s'", path, lx.tok_line,
-                             lx.tok);
+            return efail(s, GRIT_EFORMAT, "%s:%ld: expected 'facet' or 'endsolid', found '%s'", path, lx.tok_line,
+                             lx.quoted);
         double x;
         if (expect(s, &lx, "normal")) return GRIT_EFORMAT;
         for (int k = 0; k < 3; k++) /* the normal is not used (facets are two-sided) but must be a number */
@@ -235,7 +256,7 @@ static int parse_ascii(sink *s, const char *path, const char *b, long len, tri_l
             v[k] = v3(c[0], c[1], c[2]);
         }
         if (expect(s, &lx, "endloop") || expect(s, &lx, "endfacet")) return GRIT_EFORMAT;
-        if (tri_push(l, v)) return efail(s, GRIT_ENOMEM, "%s:%d: out of memory", path, lx.tok_line);
+        if (tri_push(l, v)) return efail(s, GRIT_ENOMEM, "%s:%ld: out of memory", path, lx.tok_line);
     }
 }
 
