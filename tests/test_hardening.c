@@ -7,6 +7,7 @@
 
 #include "fixture.h"
 #include "grit/io.h"
+#include "grit/restart.h"
 #include "grit/stl.h"
 
 /* A hang must fail the test, not the CI's time budget. */
@@ -152,6 +153,171 @@ static void stl_long_number(void)
     grit_scene_destroy(s);
 }
 
+/* ---- crafted restart files: a valid CRC, a bad value ---------------------- */
+static uint32_t crc32_ieee(const unsigned char *b, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= b[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+    }
+    return c ^ 0xffffffffu;
+}
+
+typedef struct {
+    unsigned char *b;
+    size_t n;
+} blob;
+
+static blob read_blob(const char *path)
+{
+    blob f = {NULL, 0};
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return f;
+    fseek(fp, 0, SEEK_END);
+    f.n = (size_t)ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    f.b = malloc(f.n);
+    if (fread(f.b, 1, f.n, fp) != f.n) f.n = 0;
+    fclose(fp);
+    return f;
+}
+
+/* Offset of the payload of section `tag` (0 if absent). */
+static size_t section_at(const blob *f, const char *tag, uint64_t *len)
+{
+    for (size_t o = 40; o + 16 <= f->n - 8;) {
+        uint64_t l;
+        memcpy(&l, f->b + o + 8, 8);
+        if (!memcmp(f->b + o, tag, 4)) {
+            if (len) *len = l;
+            return o + 16;
+        }
+        o += 16 + (size_t)l;
+    }
+    return 0;
+}
+
+/* Offset of the data of array `name` in the array records from `at` on. */
+static size_t array_at(const blob *f, size_t at, size_t end, const char *name, uint32_t *count)
+{
+    while (at + 16 <= end) {
+        uint32_t elem, cnt;
+        memcpy(&elem, f->b + at + 8, 4);
+        memcpy(&cnt, f->b + at + 12, 4);
+        if (!strncmp((const char *)f->b + at, name, 8)) {
+            if (count) *count = cnt;
+            return at + 16;
+        }
+        at += 16 + (size_t)elem * cnt;
+    }
+    return 0;
+}
+
+static void write_with_crc(const char *path, blob *f)
+{
+    uint32_t c = crc32_ieee(f->b, f->n - 4);
+    memcpy(f->b + f->n - 4, &c, 4);
+    write_bytes(path, f->b, f->n);
+}
+
+/* Load must fail naming `word`; under ASan a crash or a huge reservation
+ * would end the test. */
+static void check_refused(const char *path, const char *word)
+{
+    grit_scene *s = grit_scene_load(path);
+    CHECK(s == NULL);
+    if (s) grit_scene_destroy(s);
+    if (!strstr(grit_create_error(), word)) fprintf(stderr, "  message: %s (expected '%s')\n", grit_create_error(), word);
+    CHECK(strstr(grit_create_error(), word) != NULL);
+    CHECK(strchr(grit_create_error(), '\n') == NULL);
+}
+
+static void crafted_restart(void)
+{
+    grit_scene *s = fx_scene_dt(1e-5);
+    int m = fx_mat(s, 1e7, 0.2, 0.5);
+    fx_wall(s, m, 2, 0, 1);
+    for (int i = 0; i < 8; i++) fx_sphere(s, m, v3(0.0021 * i, 0, 0.0011), 0.001, v3_zero());
+    fx_must(s, grit_step(s, 20), "step");
+    const char *p = tmp_path("ok.grit"), *q = tmp_path("bad.grit");
+    CHECK(grit_save(s, p) == GRIT_OK);
+    grit_scene_destroy(s);
+    blob orig = read_blob(p);
+    CHECK(orig.n > 100);
+    uint64_t blen = 0;
+    const size_t body = section_at(&orig, "BODY", &blen);
+    CHECK(body > 0);
+    if (!body) return;
+    blob f = {malloc(orig.n), orig.n};
+    uint32_t cnt = 0;
+    const size_t pr = array_at(&orig, body + 4, body + blen, "pr", &cnt);
+    const size_t mi = array_at(&orig, body + 4, body + blen, "mi", NULL);
+    CHECK(pr > 0 && mi > 0 && cnt == 9);
+    /* a negative, a NaN radius, a NaN mass, a NaN position (particle 3 is a
+     * sphere: the wall is sorted anywhere, so take the one with r > 0) */
+    int sph = -1;
+    for (uint32_t i = 0; i < cnt && sph < 0; i++) {
+        double r;
+        memcpy(&r, orig.b + pr + 32 * i + 24, 8);
+        if (r > 0) sph = (int)i;
+    }
+    const struct {
+        size_t off;
+        double v;
+        const char *word;
+    } cases[] = {{pr + 32 * (size_t)sph + 24, -0.001, "radius"},
+                 {pr + 32 * (size_t)sph + 24, NAN, "radius"},
+                 {mi + 32 * (size_t)sph, NAN, "mass"},
+                 {mi + 32 * (size_t)sph, -1.0, "mass"},
+                 {pr + 32 * (size_t)sph + 8, INFINITY, "position"}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        memcpy(f.b, orig.b, orig.n);
+        memcpy(f.b + cases[k].off, &cases[k].v, 8);
+        write_with_crc(q, &f);
+        check_refused(q, cases[k].word);
+    }
+    /* a particle count far beyond what the section holds: refused before
+     * anything is reserved (it reserved 10 GB from 55 KB) */
+    memcpy(f.b, orig.b, orig.n);
+    const uint32_t huge = 0x3fffffff;
+    memcpy(f.b + body, &huge, 4);
+    write_with_crc(q, &f);
+    check_refused(q, "particle count");
+    /* an inverted box of the broad phase's record (negative cell count) */
+    uint64_t slen = 0;
+    const size_t bpst = section_at(&orig, "BPST", &slen);
+    uint32_t nb = 0;
+    const size_t box = bpst ? array_at(&orig, bpst, bpst + slen, "box", &nb) : 0;
+    CHECK(box > 0 && nb > 0);
+    if (box) {
+        memcpy(f.b, orig.b, orig.n);
+        const double lo = 5, hi = -5; /* lo.x, hi.x of box 0 */
+        memcpy(f.b + box, &lo, 8);
+        memcpy(f.b + box + 24, &hi, 8);
+        write_with_crc(q, &f);
+        check_refused(q, "inverted");
+    }
+    /* the contact count likewise */
+    const size_t cont = section_at(&orig, "CONT", &slen);
+    if (cont) {
+        memcpy(f.b, orig.b, orig.n);
+        memcpy(f.b + cont, &huge, 4);
+        write_with_crc(q, &f);
+        check_refused(q, "contact count");
+    }
+    /* the unmodified file still loads */
+    memcpy(f.b, orig.b, orig.n);
+    write_with_crc(q, &f);
+    grit_scene *ok = grit_scene_load(q);
+    CHECK(ok != NULL);
+    grit_scene_destroy(ok);
+    free(f.b);
+    free(orig.b);
+    remove(p);
+    remove(q);
+}
+
 int main(void)
 {
     signal(SIGALRM, on_alarm);
@@ -159,5 +325,6 @@ int main(void)
     RUN(vector_fields_exact);
     RUN(csv_nul_block);
     RUN(stl_long_number);
+    RUN(crafted_restart);
     TEST_MAIN_END();
 }

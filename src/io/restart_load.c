@@ -8,6 +8,7 @@
  * against its range. Any failure frees what was built and returns NULL with
  * a one-line message. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,55 @@ static int count_ok(loader *L, uint32_t n, const char *what)
     return 0;
 }
 
+/* A count read before its arrays: each element takes at least `bytes` of the
+ * section, so a count that the rest of the section cannot hold is refused
+ * before anything is reserved for it (a crafted 55 KB file reserved 10 GB). */
+static int count_fits(loader *L, uint32_t n, size_t bytes, const char *what)
+{
+    if (count_ok(L, n, what)) return -1;
+    if ((uint64_t)n * bytes > L->n - L->pos)
+        return fail(L, "section %s: %s = %u needs at least %llu bytes, the section has %zu left", L->tag, what, n,
+                    (unsigned long long)n * bytes, L->n - L->pos);
+    return 0;
+}
+
+/* lo <= hi on every axis (infinite bounds allowed, NaN not): an inverted box
+ * gave the broad phase a negative cell count. */
+static bool box_ok(const grit_aabb *b)
+{
+    return b->lo.x <= b->hi.x && b->lo.y <= b->hi.y && b->lo.z <= b->hi.z;
+}
+
+static bool v3_finite(grit_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* The physical state of particle i, as the API would have accepted it. */
+static int particle_ok(loader *L, int i)
+{
+    const grit_bodies *b = &L->s->b;
+    if (!v3_finite(b->pr[i].pos))
+        return fail(L, "particle %d: position (%g, %g, %g) is not finite", i, b->pr[i].pos.x, b->pr[i].pos.y,
+                    b->pr[i].pos.z);
+    const double r = b->pr[i].r;
+    if (b->shape[i] == GRIT_SHAPE_SPHERE ? !(r > 0 && isfinite(r)) : !(r >= 0))
+        return fail(L, "particle %d: radius %g is not %s", i, r,
+                    b->shape[i] == GRIT_SHAPE_SPHERE ? "positive and finite" : ">= 0");
+    const grit_massi *m = &b->mi[i];
+    if (!(m->m > 0) || !(m->inertia.x > 0) || !(m->inertia.y > 0) || !(m->inertia.z > 0))
+        return fail(L, "particle %d: mass %g, inertia (%g, %g, %g) must be positive", i, m->m, m->inertia.x,
+                    m->inertia.y, m->inertia.z);
+    if (!v3_finite(b->vw[i].v) || !v3_finite(b->vw[i].w))
+        return fail(L, "particle %d: velocity is not finite", i);
+    /* a fixed particle's accumulators hold m g = inf * g, and spheres leave
+     * their angular momentum NaN: neither is read */
+    if (isfinite(m->m) && (!v3_finite(b->ft[i].f) || !v3_finite(b->ft[i].t)))
+        return fail(L, "particle %d: force (%g, %g, %g) or torque is not finite", i, b->ft[i].f.x, b->ft[i].f.y,
+                    b->ft[i].f.z);
+    const grit_quat q = b->ori[i];
+    const double qn = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+    if (!(fabs(qn - 1) < 1e-6)) return fail(L, "particle %d: orientation is not a unit quaternion (norm^2 %g)", i, qn);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- sections */
 static int load_materials(loader *L)
 {
@@ -389,7 +439,7 @@ static int load_bodies(loader *L)
     uint32_t n = get_u32(L);
     array_rec a[MAX_ARRAYS];
     int na;
-    if (L->msg[0] || count_ok(L, n, "particle count") || index_arrays(L, a, &na)) return -1;
+    if (L->msg[0] || count_fits(L, n, sizeof(grit_posr), "particle count") || index_arrays(L, a, &na)) return -1;
     grit_bodies *b = &s->b;
     if (grit_bodies_reserve(b, n > 0 ? (int)n : 1)) return fail(L, "out of memory for %u particles", n);
     if (TAKE(L, a, na, "pr", b->pr, n) || TAKE(L, a, na, "vw", b->vw, n) || TAKE(L, a, na, "ft", b->ft, n) ||
@@ -422,6 +472,7 @@ static int load_bodies(loader *L)
             return fail(L, "particle %d: flagged as moving shape data its shape does not have", i);
         if (b->id[i] < 0 || b->id[i] >= s->id_cap || s->id2idx[b->id[i]] != i)
             return fail(L, "particle %d: id %d does not map back to it", i, b->id[i]);
+        if (particle_ok(L, i)) return -1;
     }
     for (int id = 0; id < s->id_cap; id++)
         if (s->id2idx[id] < -1 || s->id2idx[id] >= b->n || (s->id2idx[id] >= 0 && b->id[s->id2idx[id]] != id))
@@ -487,7 +538,8 @@ static int load_contacts(loader *L)
     uint32_t n = get_u32(L), ext_n = get_u32(L), n_real = get_u32(L);
     array_rec a[MAX_ARRAYS];
     int na;
-    if (L->msg[0] || count_ok(L, n, "contact count") || index_arrays(L, a, &na)) return -1;
+    if (L->msg[0] || count_fits(L, n, sizeof(grit_pair), "contact count") || index_arrays(L, a, &na)) return -1;
+    if (n_real > n) return fail(L, "section CONT: %u real contacts of %u", n_real, n);
     if (ext_n > 1024) return fail(L, "section CONT: %u law-state doubles per contact", ext_n);
     grit_contacts *c = &s->c;
     c->ext_n = (int)ext_n;
@@ -563,6 +615,10 @@ static int load_bpstate(loader *L)
         rc = -1;
     for (int k = 0; !rc && k < nr; k++)
         if (rot[k] < 0 || rot[k] >= s->b.n) rc = fail(L, "section BPST: particle index %d out of range", rot[k]);
+    for (int k = 0; !rc && k < nb; k++)
+        if (!box_ok(&box[k])) rc = fail(L, "section BPST: box %d is inverted or NaN", k);
+    for (int k = 0; !rc && k < nr; k++)
+        if (!(rot_r[k] >= 0)) rc = fail(L, "section BPST: reach %g of particle %d is negative or NaN", rot_r[k], rot[k]);
     grit_broadphase_state st = {box, nb, rot, rot_r, rot_q0, nr};
     if (!rc && grit_broadphase_set_state(s, &st)) rc = fail(L, "out of memory");
     free(box);
@@ -668,6 +724,8 @@ static int load_cell(loader *L)
             p.z != floor(p.z))
             rc = fail(L, "section CELL: particle %d has period (%g, %g, %g), not whole numbers", i, p.x, p.y, p.z);
     }
+    for (int i = 0; !rc && i < nb; i++)
+        if (!box_ok(&box[i])) rc = fail(L, "section CELL: box %d is inverted or NaN", i);
     if (!rc && nb > 0 && grit_pbp_set_boxes(c, box, nb)) rc = fail(L, "out of memory");
     free(box);
     return rc ? -1 : 0;
