@@ -10,10 +10,24 @@
 
 #include <stddef.h>
 
+/* The output folder named by out=: trailing slashes dropped ('dir/' made
+ * 'dir/.partial'); '/', '.', '..' refused. */
+int outdir_name(const char *given, char *out, size_t out_len, char *err, size_t len);
+/* A file the run writes at its end (save=): its folder exists and takes a
+ * file, and it is not inside OUT or OUT.partial, which the run replaces.
+ * Checked before the first step. */
+int outdir_check_file(const char *key, const char *file, const char *out, char *err, size_t len);
 /* Check that OUT can be replaced and create OUT.partial (and missing
- * parents), removing a stale OUT.partial of an earlier grit run. Returns 0,
- * or -1 with one line in err. */
-int outdir_begin(const char *out, char *partial, size_t partial_len, char *err, size_t len);
+ * parents). A stale OUT.partial of an earlier grit run is removed, unless it
+ * holds a checkpoint (restart.grit): that is refused, or, when one of the
+ * run's input files is inside it (grit run restart file=OUT.partial/...),
+ * the folder is renamed to `aside` and kept until the new run's first
+ * checkpoint is on disk (outdir_drop_aside). Returns 0, or -1 with one line
+ * in err. */
+int outdir_begin(const char *out, const char *const *inputs, int n_inputs, char *partial, size_t partial_len,
+                 char *aside, size_t aside_len, char *err, size_t len);
+/* Remove the folder set aside by outdir_begin (if any). */
+void outdir_drop_aside(char *aside);
 /* Move OUT.partial to OUT, replacing an earlier grit output. */
 int outdir_commit(const char *out, const char *partial, char *err, size_t len);
 /* Remove OUT.partial (nothing useful was written yet). */

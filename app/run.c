@@ -6,6 +6,7 @@
  * the time step against the critical one, the output folder itself. */
 #include <dirent.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,7 @@ typedef struct output {
     double checkpoint, last_checkpoint; /* wall-clock seconds */
     char restart[4300];                 /* OUT.partial/restart.grit */
     bool have_checkpoint;
+    long checkpoint_step; /* the step of the state in restart */
 } output;
 
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
@@ -269,7 +271,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
     progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, steps, grit_particle_count(s)};
     long control = -1; /* the next step at which the preprocessor steers the run */
     if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
-    if (write_frame(o, s)) return -1;
+    if (write_frame(o, s)) return -2;
     const long start = grit_step_count(s), end = start + steps;
     long chunk = 10;
     while (grit_step_count(s) < end) {
@@ -288,22 +290,34 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         chunk = dtw > 0 ? (long)fmax(1, fmin(1e6, n * 0.1 / dtw)) : 2 * chunk;
         const long kk = grit_step_count(s);
         const bool last = kk == end; /* every series ends with the final state */
-        if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -1;
-        if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -1;
+        if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -2;
+        if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -2;
         progress_show(&pg, s, false);
         if (interrupted) {
             interrupt_taken();
             return 1;
         }
         if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
-            if (grit_save(s, o->restart)) return -1;
+            if (grit_save(s, o->restart)) return -2;
             if (!o->have_checkpoint) set_stuck_msg(o->partial, o->restart);
             o->have_checkpoint = true;
+            o->checkpoint_step = kk;
             o->last_checkpoint = now();
         }
     }
     progress_show(&pg, s, true);
     return 0;
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    const size_t n = strlen(buf);
+    if (n + 1 >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -334,9 +348,10 @@ static int run_make(job *j, int argc, char **argv)
         cli_error("%s", err);
         return EXIT_BAD_INPUT;
     }
-    char partial[4200];
-    const char *out = j->out.value;
-    if (outdir_begin(out, partial, sizeof partial, err, sizeof err)) {
+    char partial[4200], aside[4300], out[3100];
+    if (outdir_name(j->out.value, out, sizeof out, err, sizeof err) ||
+        (j->save.value && outdir_check_file("save", j->save.value, out, err, sizeof err)) ||
+        outdir_begin(out, NULL, 0, partial, sizeof partial, aside, sizeof aside, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_BAD_INPUT;
     }
@@ -390,18 +405,36 @@ int cmd_run(int argc, char **argv)
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
     if (p->make) return run_make(&j, argc, argv);
-    output o = {.out = j.out.value, .checkpoint = j.run.checkpoint};
+    char outname[3100], err[8400];
+    if (outdir_name(j.out.value, outname, sizeof outname, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_BAD_INPUT;
+    }
+    output o = {.out = outname, .checkpoint = j.run.checkpoint};
 
     long steps;
     grit_scene *s = prepare(&j, &steps);
     if (!s) return EXIT_BAD_INPUT;
+    /* every destination before the first step: save= to a missing folder was
+     * found only after the last one */
+    if (j.save.value && outdir_check_file("save", j.save.value, o.out, err, sizeof err)) {
+        cli_error("%s", err);
+        grit_scene_destroy(s);
+        return EXIT_BAD_INPUT;
+    }
+    /* the files the run read: one of them may be the checkpoint in
+     * OUT.partial that this run continues */
+    const char *inputs[MAX_TEXTS];
+    int n_inputs = 0;
+    for (int t = 0; t < j.n_texts; t++)
+        if (j.texts[t] != &j.out && j.texts[t] != &j.save && j.texts[t]->value) inputs[n_inputs++] = j.texts[t]->value;
+    char aside[4300];
     o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
     o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
     if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
     if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
 
-    char err[8400];
-    if (outdir_begin(o.out, o.partial, sizeof o.partial, err, sizeof err)) {
+    if (outdir_begin(o.out, inputs, n_inputs, o.partial, sizeof o.partial, aside, sizeof aside, err, sizeof err)) {
         cli_error("%s", err);
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;
@@ -429,6 +462,20 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }
+    snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
+    /* the state the run starts from, before the first step: a run killed at
+     * any moment leaves a checkpoint to continue from, and the input it was
+     * continued from may go only now */
+    if (!code && o.checkpoint > 0) {
+        if (grit_save(s, o.restart)) {
+            cli_error("%s%s%s", grit_last_error(s), aside[0] ? "; the earlier partial output is kept as " : "", aside);
+            code = EXIT_RUN_FAILED;
+        } else {
+            o.have_checkpoint = true;
+            o.checkpoint_step = grit_step_count(s);
+            outdir_drop_aside(aside);
+        }
+    }
     if (code) { /* nothing of the run exists yet */
         outdir_discard(o.partial);
         grit_vtk_series_destroy(o.vtk);
@@ -441,33 +488,50 @@ int cmd_run(int argc, char **argv)
     printf("grit run %s: %d particles, %ld steps of dt = %.6g s (%.6g s), output in %s/\n", p->name,
            grit_particle_count(s), steps, grit_dt(s), steps * grit_dt(s), o.out);
     fflush(stdout);
-    snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
-    set_stuck_msg(o.partial, NULL);
+    set_stuck_msg(o.partial, o.have_checkpoint ? o.restart : NULL);
     catch_signals();
     const double t0 = now();
     o.last_checkpoint = t0;
     rc = run_loop(&j, s, &o, steps);
     const double wall = now() - t0;
+    /* rc: 0 done, 1 interrupted, -1 the engine or the steering failed (the
+     * scene holds a failed step), -2 an output file could not be written (the
+     * scene is good: its state is saved below if the disk takes it) */
     char failure[1100];
     snprintf(failure, sizeof failure, "%s", o.msg[0] ? o.msg : grit_last_error(s));
+    if (!failure[0]) snprintf(failure, sizeof failure, "the run failed without a message (please report)");
     /* the energy and stress logs are kept also when the run fails: they are
      * inside the folder that says it is partial */
     if (grit_energy_log_close(o.energy, s, true) && rc == 0) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
-        rc = -1;
+        rc = -2;
     }
     if (grit_stress_log_close(o.stress, s, true) && rc == 0) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
-        rc = -1;
+        rc = -2;
     }
     snprintf(path, sizeof path, "%s/final.csv", o.partial);
-    if (rc == 0 && grit_io_save_spheres_csv(s, path)) rc = -1;
-    /* the state between two steps is consistent also after Ctrl-C: saved
-     * so that the run can go on; after a failure the last checkpoint stays */
-    if (rc >= 0 && grit_save(s, o.restart)) {
+    if (rc == 0 && grit_io_save_spheres_csv(s, path)) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
-        rc = -1;
-    } else if (rc > 0) o.have_checkpoint = true;
+        rc = -2;
+    }
+    /* the state between two steps is consistent also after Ctrl-C or a
+     * failed write: saved so that the run can go on; after a failed step the
+     * last checkpoint stays */
+    long saved_at = -1;
+    if (rc != -1) {
+        if (grit_save(s, o.restart)) {
+            if (rc == -2)
+                append(failure, sizeof failure, "; saving the state at step %ld also failed: %s", grit_step_count(s),
+                       grit_last_error(s));
+            else snprintf(failure, sizeof failure, "%s", grit_last_error(s));
+            rc = -1;
+        } else {
+            o.have_checkpoint = true;
+            o.checkpoint_step = saved_at = grit_step_count(s);
+        }
+    }
+    if (rc == -2 && saved_at >= 0) append(failure, sizeof failure, "; the state at step %ld is saved", saved_at);
     if (rc == 0 && j.save.value && grit_save(s, j.save.value)) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
         rc = -1;
@@ -476,6 +540,7 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
     } else if (rc == 0) {
+        outdir_drop_aside(aside);
         summary(&j, s, wall, &o, steps);
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
@@ -485,8 +550,11 @@ int cmd_run(int argc, char **argv)
         code = EXIT_INTERRUPTED;
     } else {
         if (isatty(STDOUT_FILENO)) putchar('\n');
-        cli_error("%s (at step %ld; the incomplete output is in '%s'%s%s)", failure, grit_step_count(s), o.partial,
-                  o.have_checkpoint ? "; the last checkpoint is " : "", o.have_checkpoint ? o.restart : "");
+        char ck[4400] = "";
+        if (o.have_checkpoint)
+            snprintf(ck, sizeof ck, "; continue from step %ld with: grit run restart file=%s", o.checkpoint_step,
+                     o.restart);
+        cli_error("%s (at step %ld; the incomplete output is in '%s'%s)", failure, grit_step_count(s), o.partial, ck);
         code = EXIT_RUN_FAILED;
     }
     grit_vtk_series_destroy(o.vtk);
