@@ -50,6 +50,9 @@ int job_init(job *j, const preproc *p)
     j->pre = p;
     j->run = (run_def){GRIT_RUN_PARAMS(GRIT_PARAM_DEFAULT)};
     j->scene = grit_default_scene_def();
+    /* a command-line run is a physical scene: a blow-up stops it (the library
+     * default only warns: tests and the law tester drive overlaps by hand) */
+    j->scene.on_blowup = 0;
     j->laws = grit_default_law_defs();
     snprintf(j->out_default, sizeof j->out_default, "%s-out", p->name);
     j->out = (text_param){"out", j->out_default,

@@ -273,7 +273,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
     if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
     if (write_frame(o, s)) return -2;
     const long start = grit_step_count(s), end = start + steps;
-    long chunk = 10;
+    long chunk = 10, warnings = grit_warning_count(s);
     while (grit_step_count(s) < end) {
         const long k = grit_step_count(s);
         if (control >= 0 && k >= control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
@@ -289,6 +289,11 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         const double dtw = now() - t0;
         chunk = dtw > 0 ? (long)fmax(1, fmin(1e6, n * 0.1 / dtw)) : 2 * chunk;
         const long kk = grit_step_count(s);
+        if (grit_warning_count(s) != warnings) {
+            warnings = grit_warning_count(s);
+            if (pg.tty) putchar('\n');
+            fprintf(stderr, "grit: warning: %s\n", grit_last_warning(s));
+        }
         const bool last = kk == end; /* every series ends with the final state */
         if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -2;
         if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -2;

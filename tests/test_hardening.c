@@ -318,6 +318,58 @@ static void crafted_restart(void)
     remove(q);
 }
 
+/* Spheres at 100 m/s passed through each other and the kinetic energy grew by
+ * half with success; duplicated particles injected energy silently. */
+static void blowup_detected(void)
+{
+    for (int mode = 0; mode < 2; mode++) { /* stop, warn */
+        grit_scene_def d = grit_default_scene_def();
+        d.dt = 1e-5;
+        d.track_energy = true;
+        d.on_blowup = mode;
+        d.max_energy_error = 0.1;
+        grit_scene *s = fx_scene(&d);
+        int m = fx_mat(s, 1e6, 0.2, 0.0);
+        fx_sphere(s, m, v3(0, 0, 0), 0.001, v3(100, 0, 0));
+        fx_sphere(s, m, v3(0.0025, 0, 0), 0.001, v3(-100, 0, 0));
+        int rc = GRIT_OK;
+        for (int k = 0; k < 200 && rc == GRIT_OK; k++) rc = grit_step(s, 1);
+        if (mode == 0) {
+            CHECK(rc == GRIT_ENUMERIC);
+            const char *e = grit_last_error(s);
+            CHECK(strstr(e, "step ") != NULL);
+            CHECK(strstr(e, "time step") != NULL);
+            CHECK(strstr(e, "overlap") != NULL || strstr(e, "energy balance") != NULL);
+            CHECK(strchr(e, '\n') == NULL);
+        } else {
+            CHECK(rc == GRIT_OK);
+            CHECK(grit_warning_count(s) >= 1);
+            CHECK(strstr(grit_last_warning(s), "step ") != NULL);
+        }
+        grit_scene_destroy(s);
+    }
+    /* a duplicated sphere in a resting pair: the first step names the input */
+    grit_scene_def d = grit_default_scene_def();
+    d.dt = 1e-5;
+    d.on_blowup = 0;
+    grit_scene *s = fx_scene(&d);
+    int m = fx_mat(s, 1e7, 0.2, 0.5);
+    fx_sphere(s, m, v3(0, 0, 0), 0.001, v3_zero());
+    fx_sphere(s, m, v3(0.002, 0, 0), 0.001, v3_zero());
+    fx_sphere(s, m, v3(0.002, 0, 0), 0.001, v3_zero());
+    CHECK(grit_step(s, 1) == GRIT_ENUMERIC);
+    CHECK(strstr(grit_last_error(s), "particles 1 and 2") != NULL);
+    CHECK(strstr(grit_last_error(s), "the input overlaps") != NULL);
+    grit_scene_destroy(s);
+    /* a quiet contact is not a blow-up */
+    s = fx_scene(&d);
+    m = fx_mat(s, 1e7, 0.2, 0.5);
+    fx_sphere(s, m, v3(0, 0, 0), 0.001, v3_zero());
+    fx_sphere(s, m, v3(0.00199, 0, 0), 0.001, v3_zero());
+    CHECK(grit_step(s, 100) == GRIT_OK);
+    grit_scene_destroy(s);
+}
+
 int main(void)
 {
     signal(SIGALRM, on_alarm);
@@ -326,5 +378,6 @@ int main(void)
     RUN(csv_nul_block);
     RUN(stl_long_number);
     RUN(crafted_restart);
+    RUN(blowup_detected);
     TEST_MAIN_END();
 }

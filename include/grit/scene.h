@@ -63,7 +63,16 @@ typedef enum grit_status {
       "max, harmavg 2ab/(a+b)") \
     X(double, interaction_radius, 1.0, "-", 1.0, INFINITY, 0, NULL, \
       "new sphere-sphere contacts are made up to this times the sum of the radii (Woo's distFactor); the " \
-      "concrete model sets 1.5 for its first step, then 1 (docs/concrete.md)")
+      "concrete model sets 1.5 for its first step, then 1 (docs/concrete.md)") \
+    X(double, max_overlap, 0.5, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL | GRIT_P_NAN_OK, NULL, \
+      "a real contact whose overlap exceeds this fraction of the smaller radius is a blow-up (too large a time " \
+      "step, overlapping input); checked at every broad-phase rebuild; nan: never") \
+    X(double, max_energy_error, NAN, "-", 0.0, INFINITY, GRIT_P_MIN_EXCL | GRIT_P_NAN_OK, NULL, \
+      "with track_energy, an energy balance error |total - initial| / sum |entries| beyond this (e.g. 0.1) is a " \
+      "blow-up; checked every step from step 100 on; nan: never (scenes of near-zero energy have errors of order 1)") \
+    X(choice, on_blowup, 1, "-", 0, 1, 0, "stop|warn", \
+      "a blow-up (max_overlap, max_energy_error) stops the step with GRIT_ENUMERIC, or is reported once by " \
+      "grit_last_warning and the run goes on (grit run: stop)")
 /* clang-format on */
 
 typedef struct grit_scene_def {
@@ -138,6 +147,10 @@ grit_facet_def grit_default_facet_def(void);
 grit_scene *grit_scene_create(const grit_scene_def *def);
 void grit_scene_destroy(grit_scene *s);
 const char *grit_last_error(const grit_scene *s);
+/* With on_blowup=warn: the last blow-up seen (overlap, energy balance), each
+ * kind reported once per scene, and how many were reported ("" and 0: none). */
+const char *grit_last_warning(const grit_scene *s);
+long grit_warning_count(const grit_scene *s);
 /* Error of the last failed grit_scene_create (thread-local). */
 const char *grit_create_error(void);
 

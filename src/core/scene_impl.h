@@ -265,6 +265,12 @@ struct grit_scene {
      * change length, so that views held outside the engine can tell they
      * went stale. Whoever reallocates, reorders or resizes them bumps these. */
     uint64_t gen_bodies, gen_contacts;
+    /* blow-up checks (core/health.c): the rebuild count they last looked at,
+     * the warnings given with on_blowup=warn (each kind once) */
+    long health_rebuilds;
+    long n_warnings;
+    bool warned_overlap, warned_energy;
+    char warning[512];
     char err[512];
 };
 

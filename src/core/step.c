@@ -6,6 +6,7 @@
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
 #include "core/cell_impl.h"
+#include "core/health.h"
 #include "integrate/integrate.h"
 #include "material/material.h"
 
@@ -101,6 +102,8 @@ int grit_step(grit_scene *s, long n)
         }
         s->step++;
         s->time += s->dt;
+        /* after the step: the scene is a consistent state of step s->step */
+        if ((rc = grit_health_check(s))) return rc;
     }
     return GRIT_OK;
 }
