@@ -143,6 +143,11 @@ class Scene:
     def close(self):
         """Free the engine's memory now; the scene (and its views) can no longer be used."""
         ptr = self.__dict__.get("_ptr")
+        if ptr is not None and self.__dict__.get("_busy", 0):
+            # the engine is in the middle of run() or a law tester's call: freeing it
+            # now would leave the C stepper working on freed memory
+            raise StateError("close: the scene is running (close called from a runner, an until= condition or "
+                             "a law-tester callback); close it after run returns")
         if ptr is not None:
             for t in list(self.__dict__.get("_testers", ())):
                 t.close()
@@ -377,6 +382,15 @@ class Scene:
         if until is not None and not callable(until):
             raise ParameterError(f"run: until = {until!r} is not callable")
         ptr = self._p()
+        if self.__dict__.get("_in_c", 0):
+            raise StateError("run: the scene is inside a law tester's step (run called from its callback)")
+        object.__setattr__(self, "_busy", self.__dict__.get("_busy", 0) + 1)
+        try:
+            return self._run(ptr, steps, until, check_every)
+        finally:
+            object.__setattr__(self, "_busy", self.__dict__["_busy"] - 1)
+
+    def _run(self, ptr, steps, until, check_every):
         done = 0
         while steps is None or done < steps:
             n = steps - done if steps is not None else 1 << 62

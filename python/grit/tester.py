@@ -134,6 +134,8 @@ class LawTester:
     def close(self):
         """Free the C tester (done automatically when the scene closes)."""
         ptr = self.__dict__.get("_ptr")
+        if ptr and self.scene.__dict__.get("_in_c", 0):
+            raise StateError("close: the law tester is running (close called from its callback)")
         if ptr:
             self._ptr = None
             _LIB.grit_tester_destroy(ptr)
@@ -223,13 +225,26 @@ class LawTester:
         """Run n scene steps with the tester acting after each."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
             raise ParameterError(f"step: n = {n!r} must be an integer >= 0")
-        self._call(_LIB.grit_tester_step(self._p(), int(n)))
+        self._call(self._in_engine(_LIB.grit_tester_step, int(n)))
 
     def run(self, max_steps=10**6):
         """Step until the last stage ends (StateError if max_steps pass first); returns the steps run."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, numbers.Integral) or max_steps < 0:
             raise ParameterError(f"run: max_steps = {max_steps!r} must be an integer >= 0")
-        return self._call(_LIB.grit_tester_run(self._p(), int(max_steps)))
+        return self._call(self._in_engine(_LIB.grit_tester_run, int(max_steps)))
+
+    def _in_engine(self, fn, n):
+        """Call the C tester; while it runs (and calls back into Python) the scene may be neither closed nor
+        stepped by other means."""
+        p, sc = self._p(), self.scene
+        d = sc.__dict__
+        object.__setattr__(sc, "_busy", d.get("_busy", 0) + 1)
+        object.__setattr__(sc, "_in_c", d.get("_in_c", 0) + 1)
+        try:
+            return fn(p, n)
+        finally:
+            object.__setattr__(sc, "_busy", d["_busy"] - 1)
+            object.__setattr__(sc, "_in_c", d["_in_c"] - 1)
 
     @property
     def done(self):
