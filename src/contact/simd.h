@@ -50,6 +50,14 @@ static inline void v4_store(void *p, v4d a) { memcpy(p, &a, sizeof a); }
  * field, and back, in 8 shuffles instead of 16 scalar moves. */
 static inline void v4_transpose(v4d r[4])
 {
+#if defined(__clang__) /* the fuzz build (tools/fuzz.sh): clang has no __builtin_shuffle */
+    const v4d t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6), t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+    const v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6), t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+    r[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    r[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    r[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+#else
     const v4l lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
     const v4d t0 = __builtin_shuffle(r[0], r[1], lo), t1 = __builtin_shuffle(r[0], r[1], hi);
     const v4d t2 = __builtin_shuffle(r[2], r[3], lo), t3 = __builtin_shuffle(r[2], r[3], hi);
@@ -57,6 +65,7 @@ static inline void v4_transpose(v4d r[4])
     r[1] = __builtin_shuffle(t1, t3, l2);
     r[2] = __builtin_shuffle(t0, t2, h2);
     r[3] = __builtin_shuffle(t1, t3, h2);
+#endif
 }
 
 static inline v4vec vv_add(v4vec a, v4vec b) { return (v4vec){a.x + b.x, a.y + b.y, a.z + b.z}; }

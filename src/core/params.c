@@ -98,7 +98,9 @@ static const grit_param_info *find_or_err(const grit_param_table *t, const char 
 {
     const grit_param_info *p = grit_param_find(t, name);
     if (!p && err) {
-        size_t n = (size_t)snprintf(err, errlen, "unknown %s parameter '%s'; known:", t->name, name);
+        char q[120];
+        size_t n = (size_t)snprintf(err, errlen, "unknown %s parameter '%s'; known:", t->name,
+                                    grit_text_quote(name, strlen(name), q, sizeof q));
         for (int i = 0; i < t->count && n < errlen; i++)
             n += (size_t)snprintf(err + n, errlen - n, " %s", t->params[i].name);
     }
