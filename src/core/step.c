@@ -1,5 +1,7 @@
 /* grit: one simulation step -- the engine sequence of Woo's minimal engines:
  * integrate (with the previous forces), detect, compute new forces. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "cg2/cg2.h"
@@ -7,6 +9,7 @@
 #include "contact/contact_loop.h"
 #include "core/cell_impl.h"
 #include "core/health.h"
+#include "core/validate.h"
 #include "integrate/integrate.h"
 #include "material/material.h"
 
@@ -104,6 +107,13 @@ int grit_step(grit_scene *s, long n)
         s->time += s->dt;
         /* after the step: the scene is a consistent state of step s->step */
         if ((rc = grit_health_check(s))) return rc;
+#ifdef GRIT_VALIDATE
+        char verr[256];
+        if (grit_scene_validate(s, verr, sizeof verr)) {
+            fprintf(stderr, "grit: internal error after step %ld: %s\n", s->step, verr);
+            abort();
+        }
+#endif
     }
     return GRIT_OK;
 }
