@@ -77,8 +77,8 @@ typedef enum grit_law {
       "Kuhn: closed-form turning of the force during slip (R3); false: radial return of the trial force") \
     X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, "Kuhn: project the stored force onto the new tangent plane (R4a)") \
     X(choice, kuhn_twirl, 0, "-", 0, 2, 0, "exact|first_order|off", \
-      "Kuhn: turn the stored force with the pair's mean spin about the normal (R4b); all of R1-R3 and R4b off is the " \
-      "conventional law") \
+      "Kuhn: turn the stored force with the pair's mean spin about the normal (docs/kuhn-law.md, R4b); all of R1-R3 " \
+      "and R4b off is the conventional law") \
     X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
       "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
 
