@@ -92,6 +92,11 @@ int grit_health_check(grit_scene *s)
             if (isnan(u)) break;
             continue;
         }
+        /* spheres carry their radius in pr (a cache line the pass reads
+         * anyway); other shapes ask their class, only when the overlap is
+         * deep enough to matter */
+        const double ra = s->b.pr[C->pair[k].a].r, rb = s->b.pr[C->pair[k].b].r;
+        if (ra > 0 && rb > 0 && -u <= worst_ratio * fmin(ra, rb)) continue;
         const double r = pair_radius(s, C->pair[k].a, C->pair[k].b);
         if (r > 0 && -u > worst_ratio * r) {
             worst = k;
