@@ -306,6 +306,13 @@ static void crafted_restart(void)
         write_with_crc(q, &f);
         check_refused(q, "contact count");
     }
+    /* a raw newline in an array name (found by fuzz_restart) is quoted */
+    memcpy(f.b, orig.b, orig.n);
+    f.b[pr - 16] = '\n';
+    f.b[pr - 15] = '\x1b';
+    write_with_crc(q, &f);
+    check_refused(q, "BODY");
+    CHECK(printable_line(grit_create_error()));
     /* the unmodified file still loads */
     memcpy(f.b, orig.b, orig.n);
     write_with_crc(q, &f);

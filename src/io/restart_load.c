@@ -18,6 +18,7 @@
 #include "collide/broadphase.h"
 #include "collide/periodic.h"
 #include "core/storage.h"
+#include "core/text.h"
 #include "grit/reflect.h"
 #include "material/material.h"
 #include "integrate/local6.h"
@@ -46,8 +47,12 @@ static int fail(loader *L, const char *fmt, ...)
     if (L->msg[0]) return -1; /* keep the first message */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(L->msg, sizeof L->msg, fmt, ap);
+    char raw[sizeof L->msg];
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* names and tags come from the file: its raw bytes (a newline, escape
+     * sequences) must not reach the one-line message (found by fuzz_restart) */
+    grit_text_quote(raw, sizeof raw, L->msg, sizeof L->msg);
     return -1;
 }
 
