@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build and run every test: ctest in Release, ctest again under
-# AddressSanitizer + UndefinedBehaviorSanitizer, and pytest for python/tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer, pytest for python/tests, and a
+# short libFuzzer run of the parsers (tools/fuzz.sh, clang).
 # Installs the Debian packages that are missing. Build folders: build/ and
 # build-asan/.
 set -euo pipefail
@@ -24,4 +25,6 @@ if [ -d python/tests ]; then
     echo "== Python tests"
     GRIT_LIB="$PWD/build/libgrit.so" /usr/bin/python3 -m pytest -q python/tests
 fi
+echo "== Fuzzing the parsers (${GRIT_FUZZ_SECONDS:-20} s per harness; docs/reliability.md has the long run)"
+tools/fuzz.sh "${GRIT_FUZZ_SECONDS:-20}"
 echo "== all tests passed"
