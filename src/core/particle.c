@@ -1,5 +1,6 @@
 /* grit: creating particles and reading or writing their state by id. */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "material/material.h"
@@ -7,6 +8,22 @@
 #include "shape/shape.h"
 
 static bool finite3(grit_vec3 a) { return v3_isfinite(a); }
+
+int grit_reserve_bodies(grit_scene *s, int more)
+{
+    grit_bodies *b = &s->b;
+    if (more < 0 || more > INT32_MAX / 2 - b->n) return grit_fail(s, GRIT_EINVAL, "%d more particles: too many", more);
+    const int need = b->n + more;
+    if (need > b->cap && grit_bodies_reserve(b, need)) return grit_fail(s, GRIT_ENOMEM, "out of memory for %d particles", need);
+    if (need > s->id_cap) {
+        if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, need))
+            return grit_fail(s, GRIT_ENOMEM, "out of memory for %d particles", need);
+        for (int k = s->id_cap; k < need; k++) s->id2idx[k] = -1;
+        s->id_cap = need;
+    }
+    s->gen_bodies++; /* the arrays may have moved */
+    return GRIT_OK;
+}
 
 int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask)
 {

@@ -22,6 +22,10 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
 /* Append a particle slot of `shape` with data index sidx; fills the common
  * fields (infinite mass, identity orientation, no flags). Returns the
  * internal index or a negative status (nothing changed). */
+/* Room for `more` particles (arrays and id map), so that adding them
+ * allocates nothing: a loader that adds many reserves first and cannot fail
+ * half-way. GRIT_OK or GRIT_ENOMEM/GRIT_EINVAL, nothing changed. */
+int grit_reserve_bodies(grit_scene *s, int more);
 int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask);
 /* 0 if material `mat` exists, else GRIT_EINVAL with a message naming `what`. */
 int grit_check_material(grit_scene *s, const char *what, int mat);

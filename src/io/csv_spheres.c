@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/scene_impl.h"
+#include "core/storage.h"
 #include "core/text.h"
 #include "grit/io.h"
 #include "io/atomic_file.h"
@@ -172,6 +173,13 @@ int grit_io_load_spheres_csv(grit_scene *s, const char *path, int material, int 
     int rc = read_all(&r, fp, &v, &n);
     fclose(fp);
     if (rc) return rc;
+    /* after the checks, only memory can fail: reserved first, so that the
+     * adds below cannot stop half-way with some spheres added (found by
+     * tests/oom) */
+    if ((rc = grit_reserve_bodies(s, n))) {
+        free(v);
+        return rc;
+    }
     grit_sphere_def d = grit_default_sphere_def();
     d.material = material;
     int first = -1;
