@@ -123,6 +123,9 @@ int cmd_run(int argc, char **argv);
 /* Ctrl-C or SIGTERM arrived since `grit run` started stepping. */
 bool run_interrupted(void);
 int cmd_plot(int argc, char **argv);
+/* Run `python3 -m grit.plot ARGS` as grit plot does and wait for it; its
+ * output is discarded. 0 when it made the figure, -1 otherwise. */
+int plot_figure(int argc, const char *const *argv);
 
 /* exit codes */
 enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };

@@ -10,9 +10,10 @@
 
 #include "cli.h"
 
-extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack;
+extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack,
+    preproc_uniax;
 const preproc *const preprocs[] = {&preproc_deposit, &preproc_box,     &preproc_hopper, &preproc_periodic,
-                                   &preproc_restart, &preproc_pack, NULL};
+                                   &preproc_restart, &preproc_pack, &preproc_uniax, NULL};
 
 const preproc *preproc_find(const char *name)
 {
