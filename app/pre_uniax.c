@@ -164,6 +164,13 @@ static int check(job *j, char *err, size_t len)
     if (packing_text.value) {
         if (grit_packing_load(packing_text.value, &ck.file, err, len)) return -1;
         ck.have_file = true;
+        /* a specimen given as it is: its supports can be checked now */
+        const grit_uniax_specimen given = {&ck.file, GRIT_MAT_CONCRETEMAT, &md, &law, NULL};
+        if (!ck.file.periodic && po.variant == 0 && grit_uniax_check(&given, &ud, err, len)) {
+            grit_packing_free(&ck.file);
+            ck.have_file = false;
+            return -1;
+        }
     } else {
         const grit_pack_def d = pack_def();
         if (grit_pack_check(&d, NULL, err, len)) return -1;
@@ -418,6 +425,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
             snprintf(err, len, "cannot write '%s'", path);
             goto done;
         }
+        /* stop: grit_uniax_stop (1 the fall, 2 the strain limit, 3 max_steps) */
         fprintf(table, "confinement,fc,eps_fc,young,steps,stop\n");
     }
     const int n_tests = ck.n_conf ? ck.n_conf : 1;
@@ -444,8 +452,8 @@ static int make(job *j, const char *dir, char *err, size_t len)
         if (rc) break;
         if (write_curves(curves, m.iso_prestress, &r)) rc = -1, snprintf(err, len, "cannot write curves.csv");
         if (!rc && table)
-            fprintf(table, "%.9g,%.9g,%.9g,%.9g,%ld,%s\n", m.iso_prestress, r.fc, r.eps_fc, r.young_compression,
-                    r.steps_compression, stop_name(r.stop_compression));
+            fprintf(table, "%.9g,%.9g,%.9g,%.9g,%ld,%d\n", m.iso_prestress, r.fc, r.eps_fc, r.young_compression,
+                    r.steps_compression, r.stop_compression);
         if (!rc && k == 0) rc = write_results(dir, &r, err, len);
         if (!rc && (k == 0 || ck.n_conf)) {
             if (k == 0) summary(&r, spec, now() - t0);
