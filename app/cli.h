@@ -118,6 +118,8 @@ int job_parse(job *j, int argc, char **argv);
 void job_help(const job *j);
 /* One line "name=value ..." per group, for the run's record. */
 void job_print_params(const job *j, FILE *f);
+/* One line "name=value" per parameter of a group, exact values (a file @FILE reads back). */
+void job_print_group(const grit_param_table *t, const void *def, FILE *f);
 
 int cmd_run(int argc, char **argv);
 /* Ctrl-C or SIGTERM arrived since `grit run` started stepping. */

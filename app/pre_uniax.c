@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "uniax_job.h"
 #include "grit/io.h"
 #include "grit/pack.h"
 #include "grit/uniax.h"
@@ -64,6 +65,8 @@ static const grit_param_table packing_table = {"packing", packing_params,
 static const grit_param_info output_params[] = {UNIAX_OUTPUT_PARAMS(OUTPUT_INFO)};
 static const grit_param_table output_table = {"output", output_params,
                                               (int)(sizeof output_params / sizeof output_params[0])};
+/* grit calibrate: the variant and the progress lines (its output is its own), periodic by default */
+static const grit_param_table calibrate_output_table = {"output", output_params, 2};
 
 enum { MAX_CONF = 32, MONITOR_EVERY = 10 };
 
@@ -90,7 +93,7 @@ static struct {
     int n_conf;
 } ck;
 
-static void init(job *j)
+void uniax_job_init(job *j, bool calibrate)
 {
     ud = grit_default_uniax_def();
     md = grit_default_concretemat_def();
@@ -107,21 +110,28 @@ static void init(job *j)
     job_add_text(j, "packing", &packing_text);
     job_add_group(j, "clip", &grit_clip_param_table, &cl);
     job_add_text(j, "clip", &stl_text);
+    if (calibrate) {
+        po.variant = 1;
+        job_add_group(j, "output", &calibrate_output_table, &po);
+        return;
+    }
     job_add_group(j, "output", &output_table, &po);
     job_add_text(j, "output", &conf_text);
 }
+static void init(job *j) { uniax_job_init(j, false); }
 
-static grit_pack_def pack_def(void)
+static grit_pack_def pack_def_seed(int seed)
 {
     grit_pack_def d = grit_default_pack_def();
     d.n = pk.n;
     d.radius = pk.radius;
     d.spread = pk.spread;
-    d.seed = pk.seed;
+    d.seed = seed;
     d.tan_phi = pk.pack_tan_phi;
     d.pressure = pk.pack_pressure * d.young;
     return d;
 }
+static grit_pack_def pack_def(void) { return pack_def_seed(pk.seed); }
 
 static int parse_confinements(const char *text, char *err, size_t len)
 {
@@ -143,7 +153,7 @@ static int parse_confinements(const char *text, char *err, size_t len)
     return 0;
 }
 
-static int check(job *j, char *err, size_t len)
+int uniax_job_check(job *j, char *err, size_t len)
 {
     (void)j;
     if (conf_text.value && parse_confinements(conf_text.value, err, len)) return -1;
@@ -490,6 +500,58 @@ const preproc preproc_uniax = {
     init,
     NULL,
     NULL,
-    check,
+    uniax_job_check,
     make,
 };
+
+/* ---- shared with grit calibrate (uniax_job.h) -------------------------------- */
+uniax_job_view uniax_job_get(void)
+{
+    return (uniax_job_view){&ud, &md, &law, po.variant == 1, po.progress, po.plot, pk.seed,
+                            ck.have_file ? packing_text.value : NULL};
+}
+
+int uniax_job_make_specimen(int seed, const grit_pack_opts *opts, uniax_job_specimen *out, char *err, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    const grit_packing *source = &out->cell;
+    if (ck.have_file) {
+        if (seed != pk.seed)
+            return snprintf(err, len,
+                            "a second specimen needs a packing made from a seed; packing='%s' is only one (leave "
+                            "packing= out, or set fresh=false)",
+                            packing_text.value),
+                   -1;
+        source = &ck.file;
+    } else {
+        const grit_pack_def d = pack_def_seed(seed);
+        if (grit_pack_dense(&d, opts, &out->cell, err, len)) return -1;
+    }
+    out->packing = source;
+    const grit_region *region = NULL;
+    if (po.variant == 0 && source->periodic) {
+        if (grit_pack_clip(source, ck.region, cl.recentre, cl.tile_shift, &out->cut, err, len)) {
+            uniax_job_specimen_free(out);
+            return -1;
+        }
+        out->packing = &out->cut;
+        region = ck.region;
+    }
+    out->spec = (grit_uniax_specimen){out->packing, GRIT_MAT_CONCRETEMAT, &md, &law, region};
+    return 0;
+}
+
+void uniax_job_specimen_free(uniax_job_specimen *s)
+{
+    grit_packing_free(&s->cell);
+    grit_packing_free(&s->cut);
+    memset(s, 0, sizeof *s);
+}
+
+void uniax_job_release(void)
+{
+    if (ck.have_file) grit_packing_free(&ck.file);
+    grit_region_destroy(ck.region);
+    ck.region = NULL;
+    ck.have_file = false;
+}

@@ -17,6 +17,7 @@
 #include "grit/cell.h"
 #include "grit/pack.h"
 #include "grit/uniax.h"
+#include "grit/calibrate.h"
 #include "grit/stress.h"
 
 #endif

@@ -202,3 +202,136 @@ def hull_section(centers, radii, axis, lo, hi, planes=8, yade=False):
     if rc:
         raise _error(rc, err)
     return area.value, at.value
+
+
+# ---------------------------------------------------------------- calibration (grit/calibrate.h)
+FIGURES = ("young", "poisson", "ft", "fc", "gf")
+PARAMS = ("young", "kt_div_kn", "eps_crack_onset", "sigma_t", "rel_ductility", "tan_phi")
+STAGES = {1: "elastic", 2: "full", 3: "fresh"}
+_MAX_RUNS = 80
+
+
+class _CalibrateRun(ctypes.Structure):
+    _fields_ = [("stage", ctypes.c_int), ("index", ctypes.c_int), ("param", ctypes.c_double * len(PARAMS)),
+                ("figure", ctypes.c_double * len(FIGURES)), ("error", ctypes.c_double * len(FIGURES)),
+                ("worst", ctypes.c_double), ("cpu", ctypes.c_double)]
+
+
+_CALIBRATE_MONITOR_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_CalibrateRun), ctypes.c_void_p)
+
+
+class _CalibrateOpts(ctypes.Structure):
+    _fields_ = [("periodic", ctypes.c_bool), ("monitor", _CALIBRATE_MONITOR_FN), ("monitor_data", ctypes.c_void_p),
+                ("uniax", ctypes.POINTER(_lib.UniaxOpts))]
+
+
+_calibrate_result = None
+
+
+def _result_type():
+    """The mirror of grit_calibrate_result; its material is a ConcreteMat definition of the library's size."""
+    global _calibrate_result
+    if _calibrate_result is None:
+        size = Group.get("concretemat").size
+
+        class CalibrateResult(ctypes.Structure):
+            _fields_ = [("material", ctypes.c_double * (size // 8)), ("target", ctypes.c_double * len(FIGURES)),
+                        ("converged", ctypes.c_bool), ("best", ctypes.c_int), ("have_fresh", ctypes.c_bool),
+                        ("fresh_passed", ctypes.c_bool), ("fresh", _CalibrateRun), ("n_runs", ctypes.c_int),
+                        ("runs", _CalibrateRun * _MAX_RUNS), ("cpu", ctypes.c_double)]
+        for cname, mirror in (("grit_calibrate_run", _CalibrateRun), ("grit_calibrate_opts", _CalibrateOpts),
+                              ("grit_calibrate_result", CalibrateResult)):
+            if _LIB.grit_reflect_sizeof(cname.encode()) != ctypes.sizeof(mirror):
+                raise _lib.LibraryNotFoundError(f"grit: sizeof({cname}) differs between the library and grit/uniax.py: "
+                                                "rebuild the library")
+        _LIB.cdll.grit_calibrate.restype = ctypes.c_int
+        _LIB.cdll.grit_calibrate.argtypes = [ctypes.POINTER(_lib.UniaxSpecimen), ctypes.c_int,
+                                             ctypes.POINTER(_lib.UniaxSpecimen), ctypes.c_void_p, ctypes.c_void_p,
+                                             ctypes.POINTER(_CalibrateOpts), ctypes.POINTER(CalibrateResult),
+                                             ctypes.c_char_p, ctypes.c_size_t]
+        _calibrate_result = CalibrateResult
+    return _calibrate_result
+
+
+def _run_dict(r):
+    return {"stage": STAGES.get(r.stage, "?"), "index": r.index,
+            "params": dict(zip(PARAMS, r.param)), "figures": dict(zip(FIGURES, r.figure)),
+            "errors": dict(zip(FIGURES, r.error)), "worst": r.worst, "cpu": r.cpu}
+
+
+def calibrate(packings, material=None, *, fresh=None, periodic=False, monitor=None, **params):
+    """Calibrate a ConcreteMat to target E, nu, f_t, f_c and G_f (grit_calibrate; ``grit calibrate`` on the command
+    line; docs/concrete.md, "Calibration").
+
+    ``packings``: a :class:`grit.pack.Packing` or a list of them (the same size, other seeds: every run's figures
+    are their mean); periodic cells with ``periodic=True`` (the default of ``grit calibrate``), else specimens cut
+    to their shape. ``material``: the starting :class:`grit.ConcreteMat` (default: its defaults, changed by the
+    ``concretemat`` keywords); ``fresh``: another packing of the same size on which the result is tried.
+    ``monitor(run)`` is called after every run with the dict described below; a true return value stops the
+    calibration (StateError). The keywords are the parameters of the groups ``calibrate`` (the targets:
+    target_young, target_poisson, target_ft, target_fc or target_fc_ft, target_gf; tolerance, max_runs,
+    fresh_tolerance), ``uniax``, ``cpm`` and ``concretemat``.
+
+    Returns a dict: ``material`` (the calibrated grit.ConcreteMat), ``converged``, ``targets``, ``runs`` (a list of
+    dicts: stage "elastic"/"full", index, params, figures, errors (figure / target - 1), worst, cpu), ``best`` (the
+    run the material comes from), ``fresh`` (the fresh specimen's run, or None), ``fresh_passed`` and ``cpu``.
+    A target out of the model's reach raises ParameterError naming the limit."""
+    from .pack import Packing
+    from .scene import Material, ConcreteMat
+    who = "grit.uniax.calibrate"
+    plist = [packings] if isinstance(packings, Packing) else list(packings) if isinstance(packings, (list, tuple)) \
+        else None
+    if not plist or not all(isinstance(p, Packing) for p in plist):
+        raise ParameterError(f"{who}: packings = {packings!r} is not a grit.pack.Packing or a list of them")
+    if fresh is not None and not isinstance(fresh, Packing):
+        raise ParameterError(f"{who}: fresh = {fresh!r} is not a grit.pack.Packing")
+    if material is not None and not isinstance(material, ConcreteMat):
+        raise ParameterError(f"{who}: material = {material!r} is not a grit.ConcreteMat")
+    if monitor is not None and not callable(monitor):
+        raise ParameterError(f"{who}: monitor = {monitor!r} is not callable")
+    cal = Group.get("calibrate")
+    cdef = cal.new_def()
+    cal.write_many(cdef, {k: params.pop(k) for k in list(params) if k in cal.params}, who)
+    defs = _defs(material, params, who)
+    mat_type = material._type if material is not None else _LIB.const["GRIT_MAT_CONCRETEMAT"]
+    mat_def = material._def if material is not None else defs["concretemat"]
+    keep = []
+
+    def specimen(p):
+        c, k = p._c()
+        keep.append((c, k))
+        return _lib.UniaxSpecimen(ctypes.pointer(c), mat_type, ctypes.cast(mat_def, ctypes.c_void_p),
+                                  ctypes.cast(defs["cpm"], ctypes.c_void_p), None)
+    specs = (_lib.UniaxSpecimen * len(plist))(*[specimen(p) for p in plist])
+    fresh_spec = specimen(fresh) if fresh is not None else None
+    raised = []
+
+    def on_run(r, data):
+        try:
+            return 1 if monitor is not None and monitor(_run_dict(r.contents)) else 0
+        except BaseException as e:  # KeyboardInterrupt too: stop the engine, raise it after
+            raised.append(e)
+            return 1
+
+    Result = _result_type()
+    opts = _CalibrateOpts()
+    opts.periodic = bool(periodic)
+    fn = _CALIBRATE_MONITOR_FN(on_run)
+    opts.monitor = fn
+    out = Result()
+    err = ctypes.create_string_buffer(ERRLEN)
+    rc = _LIB.cdll.grit_calibrate(specs, len(plist), ctypes.byref(fresh_spec) if fresh_spec is not None else None,
+                                  defs["uniax"], cdef, ctypes.byref(opts), ctypes.byref(out), err, ERRLEN)
+    del keep
+    if raised:
+        raise raised[0]
+    if rc:
+        raise _error(rc, err)
+    g = Group.get("concretemat")
+    buf = g.copy_def(ctypes.addressof(out.material))
+    mat = ConcreteMat(**{name: g.read(p, buf) for name, p in g.params.items()})
+    assert isinstance(mat, Material)
+    return {"material": mat, "converged": bool(out.converged), "targets": dict(zip(FIGURES, out.target)),
+            "runs": [_run_dict(out.runs[i]) for i in range(out.n_runs)], "best": out.best,
+            "fresh": _run_dict(out.fresh) if out.have_fresh else None, "fresh_passed": bool(out.fresh_passed),
+            "cpu": out.cpu}

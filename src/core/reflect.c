@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "grit/arrays.h"
+#include "grit/calibrate.h"
 #include "grit/io.h"
 #include "grit/pack.h"
 #include "grit/scene.h"
@@ -33,6 +34,7 @@ GRIT_LAWS(LAW_FILLER)
 FILLER(grit_pack_def, grit_default_pack_def)
 FILLER(grit_clip_def, grit_default_clip_def)
 FILLER(grit_uniax_def, grit_default_uniax_def)
+FILLER(grit_calibrate_def, grit_default_calibrate_def)
 #define GROUP(table, type) {&table, sizeof(type), fill_##type},
 #define MAT_GROUP(U, l, name) GROUP(grit_##l##_param_table, grit_##l##_def)
 #define LAW_GROUP(U, l, phys, name) GROUP(grit_##l##_param_table, grit_##l##_def)
@@ -46,6 +48,7 @@ static const group groups[] = {
     GROUP(grit_pack_param_table, grit_pack_def)
     GROUP(grit_clip_param_table, grit_clip_def)
     GROUP(grit_uniax_param_table, grit_uniax_def)
+    GROUP(grit_calibrate_param_table, grit_calibrate_def)
 };
 enum { N_GROUPS = (int)(sizeof groups / sizeof groups[0]) };
 
@@ -150,6 +153,7 @@ static const sized sizes[] = {
     S(grit_stl_def) S(grit_stl_info) S(grit_stl_mesh)
     S(grit_pack_state) S(grit_pack_opts) S(grit_packing) S(grit_psd)
     S(grit_uniax_specimen) S(grit_uniax_curve) S(grit_uniax_state) S(grit_uniax_opts) S(grit_uniax_result)
+    S(grit_calibrate_run) S(grit_calibrate_opts) S(grit_calibrate_result)
 };
 
 size_t grit_reflect_sizeof(const char *type)
