@@ -64,13 +64,13 @@ static int check(job *j, char *err, size_t len)
         return snprintf(err, len, "parameter 'save' = '%s': grit calibrate saves no scene (its result is "
                                   "OUT/material.txt)", j->save.value),
                -1;
-    if (uniax_job_check(j, err, len)) return -1;
-    const uniax_job_view v = uniax_job_get();
+    /* the calibration's checks first: they say why a setting does not suit it */
+    uniax_job_view v = uniax_job_get();
     const grit_uniax_specimen spec = {NULL, GRIT_MAT_CONCRETEMAT, v.material, v.law, NULL};
-    if (grit_calibrate_check(&spec, v.test, &cd, err, len) || grit_param_validate(&specimens_table, &sd, err, len)) {
-        uniax_job_release();
+    if (grit_calibrate_check(&spec, v.test, &cd, err, len) || grit_param_validate(&specimens_table, &sd, err, len))
         return -1;
-    }
+    if (uniax_job_check(j, err, len)) return -1;
+    v = uniax_job_get(); /* packing= is loaded now */
     if ((sd.fresh || sd.specimens > 1) && v.packing) {
         uniax_job_release();
         return snprintf(err, len,
