@@ -92,7 +92,7 @@
       "comparisons), auto: box for a " \
       "packing cut to a cuboid, else hull") \
     X(int, section_planes, 8, "-", 1, 1000, 0, NULL, \
-      "section=hull: number of interior planes, evenly spaced between the ends")
+      "section=hull or yade: number of interior planes, evenly spaced between the ends")
 /* clang-format on */
 
 typedef struct grit_uniax_def {
