@@ -218,7 +218,7 @@ typedef struct watch {
     const char *dir;
     bool tty, vtk, failed;
     double start, last;
-    long last_frame;
+    long last_frame, step;
     int run;
     grit_vtk_series *series;
     const char *save; /* the final state of the last run */
@@ -231,6 +231,7 @@ static const char *run_name(int run) { return run == GRIT_UNIAX_TENSION ? "tensi
 static int monitor(const grit_uniax_state *st, void *data)
 {
     watch *w = data;
+    w->step = st->step;
     if (st->run != w->run) { /* a new run */
         w->run = st->run;
         w->start = now();
@@ -405,10 +406,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
         o.monitor = pack_monitor;
         o.monitor_data = &w;
         o.monitor_every = 100;
-        if ((rc = grit_pack_dense(&d, &o, &cell, err, len))) {
-            if (run_interrupted()) snprintf(err, len, "while packing");
-            goto done;
-        }
+        if ((rc = grit_pack_dense(&d, &o, &cell, err, len))) goto done;
         if (w.tty) printf("\r%*s\r", 100, "");
     }
     const grit_packing *spec = source;
@@ -482,6 +480,8 @@ static int make(job *j, const char *dir, char *err, size_t len)
     }
 done:
     if (rc && w.failed) snprintf(err, len, "%s", w.msg);
+    else if (rc && run_interrupted() && w.run < 0) snprintf(err, len, "while packing");
+    else if (rc && run_interrupted()) snprintf(err, len, "at step %ld of the %s run", w.step, run_name(w.run));
     grit_vtk_series_destroy(w.series);
     grit_packing_free(&cell);
     grit_packing_free(&cut);

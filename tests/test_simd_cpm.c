@@ -1,7 +1,9 @@
 /* The vectorised sphere-sphere kernel of the concrete law
- * (contact/ss_cpm_simd.c) against the scalar contact loop: a bonded block
- * pulled apart (damage, cracks, shear, contacts removed and made again) and
- * a bonded periodic cell sheared, energy tracking on and off -- positions,
+ * (contact/ss_cpm_simd.c, whose elastic steps are 4-wide and the others go
+ * through the scalar update) against the scalar contact loop: a bonded block
+ * pulled apart (damage, cracks, shear, contacts removed and made again) under
+ * each yield surface, and a bonded periodic cell sheared, energy tracking on
+ * and off -- positions,
  * velocities, every contact's force and state and every energy entry equal
  * bit for bit, step after step. */
 #include "core/scene_impl.h"
@@ -9,6 +11,8 @@
 #include "grit/cell.h"
 #include "grit/concrete.h"
 #include "law2/cpm.h"
+
+static int yield_surface = GRIT_YIELD_LOGLIN;
 
 static grit_scene *block(bool simd, bool track, bool periodic, int n, double rate, int dam_law)
 {
@@ -21,6 +25,7 @@ static grit_scene *block(bool simd, bool track, bool periodic, int n, double rat
     grit_cpm_def law = grit_default_cpm_def();
     law.omega_threshold = 0.95; /* cohesive contacts are removed too */
     law.cohesive_steps = 3;
+    law.yield_surface = yield_surface;
     fx_must(s, grit_set_law_def(s, GRIT_LAW_CPM, &law, sizeof law), "cpm");
     grit_concretemat_def m = grit_default_concretemat_def();
     m.young = 30e9;
@@ -93,6 +98,10 @@ static void run_case(const char *name, bool track, bool periodic, int dam_law)
     }
     grit_concrete_summary sa;
     grit_concrete_summarize(a, &sa);
+    const double share = (double)a->cpm_lanes[0] / (double)(a->cpm_lanes[0] + a->cpm_lanes[1]);
+    printf("  %s: %.1f %% of the kernel's contact steps were the 4-wide elastic step\n", name, 100 * share);
+    CHECK(b->cpm_lanes[0] == 0);                         /* simd = false: the scalar loop only */
+    if (!strncmp(name, "block", 5)) CHECK(share > 0.5); /* mostly elastic steps there */
     printf("  %s: %ld steps, %d contacts (%d cohesive, %d damaged, %ld cohesive removed): %s\n", name, steps,
            sa.contacts, sa.cohesive, sa.damaged, sa.broken, worst ? "DIFFERENT" : "identical");
     if (worst) printf("    first difference after %d steps\n", first_bad);
@@ -107,6 +116,17 @@ static void bonded_block(void) { run_case("block pulled apart, energy on", true,
 static void bonded_block_fast(void) { run_case("block pulled apart, energy off", false, false, GRIT_DAM_LAW_EXP); }
 static void bonded_block_linear(void) { run_case("block, linear damage", true, false, GRIT_DAM_LAW_LINEAR); }
 static void periodic_cell(void) { run_case("periodic cell sheared", true, true, GRIT_DAM_LAW_EXP); }
+/* the vectorised elastic step tests each yield surface its own way */
+static void yield_surfaces(void)
+{
+    const int ys[3] = {GRIT_YIELD_LIN, GRIT_YIELD_LOG, GRIT_YIELD_PARAB};
+    const char *names[3] = {"linear surface", "logarithmic surface", "parabolic surface"};
+    for (int k = 0; k < 3; k++) {
+        yield_surface = ys[k];
+        run_case(names[k], true, false, GRIT_DAM_LAW_EXP);
+    }
+    yield_surface = GRIT_YIELD_LOGLIN;
+}
 
 int main(void)
 {
@@ -114,5 +134,6 @@ int main(void)
     RUN(bonded_block_fast);
     RUN(bonded_block_linear);
     RUN(periodic_cell);
+    RUN(yield_surfaces);
     TEST_MAIN_END();
 }

@@ -58,8 +58,9 @@
     X(double, bond_radius, 1.5, "-", 1.0, INFINITY, 0, NULL, \
       "interaction radius of the first step: pairs closer than this times the sum of the radii are bonded; " \
       "later contacts need touching spheres") \
-    X(double, dt_safety, 0.8, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
-      "time step as a fraction of the p-wave step r sqrt(density / young)") \
+    X(double, dt_safety, 0.7, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
+      "time step as a fraction of the p-wave step r sqrt(density / young); the bonds of the first step make " \
+      "0.8 marginal and 0.9 unstable with ref_length=radii (docs/concrete.md)") \
     X(double, damping, 0.4, "-", 0.0, 1.0, GRIT_P_MAX_EXCL, NULL, "Cundall non-viscous damping") \
     X(flag, initial_velocity, true, "-", 0, 1, 0, NULL, \
       "start every sphere with the axial velocity interpolated between the supports' (false: at rest, the " \
@@ -91,7 +92,7 @@
       "comparisons), auto: box for a " \
       "packing cut to a cuboid, else hull") \
     X(int, section_planes, 8, "-", 1, 1000, 0, NULL, \
-      "section=hull: number of interior planes, evenly spaced between the ends")
+      "section=hull or yade: number of interior planes, evenly spaced between the ends")
 /* clang-format on */
 
 typedef struct grit_uniax_def {

@@ -123,25 +123,119 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4l geo = (G.dist > zero) & (G.nb != zero);
     const v4vec c = G.c, ex = G.ex, ey = G.ey;
 
-    /* the law, lane by lane: law_cpm's arithmetic */
-    v4d fx = zero, fy = zero, fz = zero;
+    /* the law's inputs, 4-wide (law_cpm) */
+    double *x[4];
+    grit_contact_cold *cold[4];
+    const grit_cpm_phys *P[4];
+    for (int l = 0; l < 4; l++) {
+        x[l] = C->ext + (size_t)k[l] * (size_t)C->ext_n;
+        cold[l] = &C->cold[k[l]];
+        P[l] = &L->cpm_phys[(int)x[l][GRIT_CPM_X_PAIR]];
+    }
+#define ST(field, l) x[l][GRIT_CPM_X_STATE + offsetof(grit_cpm_state, field) / sizeof(double)]
+#define GATHER_ST(field) (v4d){ST(field, 0), ST(field, 1), ST(field, 2), ST(field, 3)}
+#define GATHER_P(field) (v4d){P[0]->field, P[1]->field, P[2]->field, P[3]->field}
+    const v4d Lref = {x[0][GRIT_CPM_X_L], x[1][GRIT_CPM_X_L], x[2][GRIT_CPM_X_L], x[3][GRIT_CPM_X_L]};
+    const v4d coh = {x[0][GRIT_CPM_X_COHESIVE], x[1][GRIT_CPM_X_COHESIVE], x[2][GRIT_CPM_X_COHESIVE],
+                     x[3][GRIT_CPM_X_COHESIVE]};
+    const v4d uN0 = {cold[0]->uN0, cold[1]->uN0, cold[2]->uN0, cold[3]->uN0};
+    const v4d area = {cold[0]->area, cold[1]->area, cold[2]->area, cold[3]->area};
+    const v4d vdt = v4_set1(L->dt), one = v4_set1(1.0), half = v4_set1(0.5);
+    const v4d eps = (G.uN - uN0) / Lref;
+    const v4d deps0 = vdt * G.vel.y / Lref, deps1 = vdt * G.vel.z / Lref;
+
+    /* the elastic step of grit_cpm_update, 4-wide, for the lanes where it is
+     * all that happens: no damage growth, no compressive flow, no shear
+     * return, no visco term or confinement, kept; with energy tracking also
+     * no dissipation to book (the same stiffness at both ends, the stored
+     * shear stress exactly kT epsT). Other lanes take the scalar update. The
+     * operations are the scalar code's, in its order. */
+    const grit_cpm_opts *O = &L->cpm;
+    v4l fast = geo & (v4l){-(int64_t)P[0]->plain, -(int64_t)P[1]->plain, -(int64_t)P[2]->plain,
+                            -(int64_t)P[3]->plain};
+    const v4d kN = GATHER_P(kN), kT = GATHER_P(kT);
+    const v4d epsN0 = GATHER_ST(epsN), epsT0 = GATHER_ST(epsT[0]), epsT1 = GATHER_ST(epsT[1]);
+    const v4d kappa = GATHER_ST(kappa), omega = GATHER_ST(omega), epl = GATHER_ST(epsNPl);
+    const v4d eT0 = epsT0 + deps0, eT1 = epsT1 + deps1;
+    const v4d eN = eps + zero; /* + the confinement strain, 0 here */
+    const v4d el = eN - epl;
+    fast &= ~(el > kappa); /* damage would grow */
+    const v4d om = v4_sel(omega < one, omega, one);
+    const v4l ten = el > zero;
+    const v4d sN = v4_sel(ten, one - om, one) * kN * el;
+    if (O->eps_soft < 0) fast &= ~(el < v4_set1(O->eps_soft)); /* compressive plasticity may start */
+    const v4d tr0 = kT * eT0, tr1 = kT * eT1;
+    const v4d t2 = tr0 * tr0 + tr1 * tr1;
+    {
+        const v4d cT0 = GATHER_P(cT0), tph = GATHER_P(tan_phi);
+        const int ys = O->yield_surface;
+        v4l inside = t2 == zero; /* no shear: no yield test */
+        if (ys == GRIT_CPM_YIELD_LINEAR || ys == GRIT_CPM_YIELD_LOG_LIN) { /* shear_yields' linear branch */
+            const v4l lin = ys == GRIT_CPM_YIELD_LINEAR ? (v4l){-1, -1, -1, -1} : (sN > zero);
+            const v4d Rl = cT0 * (one - om) - sN * tph;
+            const v4d r = v4_sel(Rl > zero, Rl, zero);
+            inside |= lin & ~(t2 > r * r);
+        }
+        if (ys == GRIT_CPM_YIELD_LOG || ys == GRIT_CPM_YIELD_LOG_LIN) { /* the log branch's lower bound */
+            const v4d cY = cT0 * v4_set1(O->yield_log_speed);
+            const v4d lb = (cT0 * (one - om) + v4_set1(2.0) * tph * (-sN) * cY / (v4_set1(2.0) * cY - sN)) *
+                           v4_set1(1.0 - 1e-12);
+            inside |= (sN < zero) & (cT0 > zero) & (lb > zero) & (t2 <= lb * lb);
+        }
+        fast &= inside;
+    }
+    fast &= ~((eN > zero) & ((coh == zero) | (omega > v4_set1(O->omega_threshold)))); /* removed */
+    if (track) { /* grit_cpm_update's test that the step dissipates nothing */
+        const v4d elp = epsN0 - epl;
+        const v4d Kp = v4_sel(elp > zero, one - om, one), Kn = v4_sel(ten, one - om, one);
+        const v4d sNv0 = GATHER_ST(sigmaNv), sT0 = GATHER_ST(sigmaT[0]), sT1 = GATHER_ST(sigmaT[1]);
+        fast &= (Kp == Kn) & (sNv0 == zero) & (sT0 == kT * epsT0) & (sT1 == kT * epsT1);
+    }
+    /* stored energy (stored_normal, stored_shear) and the forces */
+    const v4d Kst = v4_sel(ten, one - om, one);
+    const v4d uNs = half * Kst * kN * el * el;
+    const v4d uTs = v4_sel(kT > zero, half * (tr0 * tr0 + tr1 * tr1) / v4_sel(kT > zero, kT, one), zero);
+    const v4d u = uNs + uTs;
+    const v4d vol = area * Lref;
+    v4d fx = area * sN, fy = area * tr0, fz = area * tr1;
+
+    const int nfast = (int)-(fast[0] + fast[1] + fast[2] + fast[3]), ngeo = (int)-(geo[0] + geo[1] + geo[2] + geo[3]);
+    s->cpm_lanes[0] += nfast;
+    s->cpm_lanes[1] += ngeo - nfast;
+
+    /* the other lanes: the scalar update */
     int keep[4] = {0, 0, 0, 0};
     grit_law_energy Ed[4];
     memset(Ed, 0, sizeof Ed);
     for (int l = 0; l < 4; l++) {
         if (!geo[l]) continue;
-        double *x = C->ext + (size_t)k[l] * (size_t)C->ext_n;
-        grit_contact_cold *cold = &C->cold[k[l]];
-        const grit_cpm_phys *P = &L->cpm_phys[(int)x[GRIT_CPM_X_PAIR]];
-        const double Lref = x[GRIT_CPM_X_L];
+        if (fast[l]) { /* the state as grit_cpm_update leaves it */
+            ST(epsN, l) = eN[l];
+            ST(epsT[0], l) = eT0[l];
+            ST(epsT[1], l) = eT1[l];
+            ST(sigmaN, l) = sN[l];
+            ST(sigmaT[0], l) = tr0[l];
+            ST(sigmaT[1], l) = tr1[l];
+            ST(sigmaNv, l) = 0.0;
+            ST(u, l) = u[l];
+            ST(eps_geo, l) = eps[l];
+            keep[l] = 1;
+            if (track) {
+                Ed[l].elast = u[l] * vol[l];
+                Ed[l].damage = 0.0 * vol[l];
+                Ed[l].plast = 0.0 * vol[l];
+            }
+            continue;
+        }
+        const grit_cpm_phys *Pl = P[l];
+        const double Ll = Lref[l];
         grit_cpm_state st;
-        memcpy(&st, x + GRIT_CPM_X_STATE, sizeof st);
-        const double eps = (G.uN[l] - cold->uN0) / Lref;
-        const double deps[2] = {L->dt * G.vel.y[l] / Lref, L->dt * G.vel.z[l] / Lref};
+        memcpy(&st, x[l] + GRIT_CPM_X_STATE, sizeof st);
+        const double deps[2] = {deps0[l], deps1[l]};
         grit_cpm_energy e;
-        const int rc =
-            grit_cpm_update(P, &L->cpm, x[GRIT_CPM_X_COHESIVE] != 0, &st, eps, deps, L->dt, track ? &e : NULL);
-        const double vol = cold->area * Lref;
+        const int rc = grit_cpm_update(Pl, O, x[l][GRIT_CPM_X_COHESIVE] != 0, &st, eps[l], deps, L->dt,
+                                       track ? &e : NULL);
+        const double vl = cold[l]->area * Ll;
         const grit_frictphys *p = &C->phys[k[l]];
         if (rc < 0) { /* keep the last force and state; the step fails */
             Ed[l].failed = 1;
@@ -152,22 +246,25 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
             continue;
         }
         if (rc == GRIT_CPM_DELETE) {
-            if (track) Ed[l].broken = e.broken * vol;
-            Ed[l].cohesive_broken = x[GRIT_CPM_X_COHESIVE] != 0;
+            if (track) Ed[l].broken = e.broken * vl;
+            Ed[l].cohesive_broken = x[l][GRIT_CPM_X_COHESIVE] != 0;
             continue;
         }
-        memcpy(x + GRIT_CPM_X_STATE, &st, sizeof st);
-        const double A = cold->area;
+        memcpy(x[l] + GRIT_CPM_X_STATE, &st, sizeof st);
+        const double A = cold[l]->area;
         fx[l] = A * st.sigmaN;
         fy[l] = A * st.sigmaT[0];
         fz[l] = A * st.sigmaT[1];
         keep[l] = 1;
         if (track) {
-            Ed[l].elast = st.u * vol;
-            Ed[l].damage = e.damage * vol;
-            Ed[l].plast = e.plast * vol;
+            Ed[l].elast = st.u * vl;
+            Ed[l].damage = e.damage * vl;
+            Ed[l].plast = e.plast * vl;
         }
     }
+#undef ST
+#undef GATHER_ST
+#undef GATHER_P
 
     /* forces on A (global), the opposite on B (run_block) */
     const v4vec ez = vv_cross(ex, ey);

@@ -260,6 +260,9 @@ struct grit_scene {
      * benchmarks): [0] done 4-wide, [1] sent whole to the scalar path, [2]
      * 4-wide but for the scalar update of the law (slip and other rare steps) */
     long kuhn_lanes[3];
+    /* sphere-sphere contacts of the vectorised concrete kernel: [0] the
+     * elastic step 4-wide, [1] the scalar update in the group */
+    long cpm_lanes[2];
     /* Layout generations, read by grit_array_generation (arrays.h): bumped
      * whenever the particle (contact) arrays may move, change order or
      * change length, so that views held outside the engine can tell they

@@ -34,6 +34,7 @@ static grit_cpm_phys combine(const grit_concretemat_def *m1, const grit_concrete
         .xi1 = MEAN(equiv_strain_shear),
         .dam_law = m1->dam_law,
         .never_damage = m1->never_damage || m2->never_damage,
+        .plain = MEAN(dmg_tau) <= 0 && MEAN(pl_tau) <= 0 && MEAN(iso_prestress) == 0 && MEAN(equiv_strain_shear) == 0,
     };
 #undef MEAN
 }

@@ -37,6 +37,8 @@ typedef struct grit_cpm_phys {
     double xi1;               /* weight of |epsT| in the equivalent strain (Yade's equivStrainShearContrib; 0 default) */
     int dam_law;              /* 1 exponential (default), 0 linear */
     bool never_damage;
+    bool plain; /* no visco term, no confinement, xi1 = 0: what the vectorised elastic step handles
+                   (set by the caller that combines the materials; false is always safe) */
 } grit_cpm_phys;
 
 /* Law parameters (one set for all contacts) and compatibility switches. */

@@ -1,4 +1,4 @@
-/* grit: what a stress-strain curve says (spec concrete-cpm.md 6.5): the
+/* grit: what a stress-strain curve says (docs/concrete.md, "What is measured"): the
  * peak, Young's modulus, the fracture energy, Poisson's ratio from the
  * displacements, and the result of a whole test from its two curves. */
 #include "uniax/uniax_impl.h"

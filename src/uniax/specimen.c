@@ -1,4 +1,4 @@
-/* grit: a concrete specimen between two supports (spec concrete-cpm.md 6.4):
+/* grit: a concrete specimen between two supports (docs/concrete.md, "The set-up"):
  * its scene, the bonding step, the supports found by distance from the ends
  * of the load axis, the reference spheres of the strain, the cross-section,
  * and the straining imposed on the supports. */
