@@ -223,11 +223,11 @@ static int write_material(const char *dir, const char *out, const grit_calibrate
     if (!f) return snprintf(err, len, "cannot write '%s'", path), -1;
     fprintf(f, "# grit calibrate: a ConcreteMat and its law for E = %.6g Pa, nu = %.6g, f_t = %.6g Pa, f_c = %.6g Pa, "
                "G_f = %.6g J/m^3\n# (%s, on %d %s specimens from seed %d; worst error %.2f %%%s).\n"
-               "# Use it as: grit run uniax @%s/material.txt\n",
+               "# Use it as: grit run uniax @%s/material.txt%s\n",
             r->target[0], r->target[1], r->target[2], r->target[3], r->target[4],
             r->converged ? "converged" : "NOT converged", sd.specimens, v->periodic ? "periodic" : "cut", v->seed,
             100 * r->runs[r->best].worst, r->have_fresh ? (r->fresh_passed ? "; the fresh specimen passed" : "; the fresh specimen did NOT pass") : "",
-            out);
+            out, v->periodic ? " variant=periodic" : "");
     fprintf(f, "# material (ConcreteMat)\n");
     job_print_group(&grit_concretemat_param_table, &r->material, f);
     fprintf(f, "# law cpm\n");
@@ -316,7 +316,8 @@ static int make(job *j, const char *dir, char *err, size_t len)
     if (r->have_fresh)
         printf("  fresh         seed %d: worst error %.2f %% (%s fresh_tolerance %.3g %%)\n", fresh_seed(&v),
                100 * r->fresh.worst, r->fresh_passed ? "within" : "NOT within", 100 * cd.fresh_tolerance);
-    if (r->converged) printf("  use it        grit run uniax @%s/material.txt\n", j->out.value);
+    if (r->converged)
+        printf("  use it        grit run uniax @%s/material.txt%s\n", j->out.value, v.periodic ? " variant=periodic" : "");
     else {
         snprintf(err, len, "the calibration did not reach tolerance %g in %d full runs (best: %.2f %%); its files are "
                            "written",
