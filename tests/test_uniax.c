@@ -45,6 +45,7 @@ static grit_uniax_def fast(void)
     d.rate_compression = -20;
     d.section = GRIT_UNIAX_SECTION_BOX;
     d.max_steps = 20000;
+    d.stop_tension = 0.15; /* a lattice's tail is long: 0.1 f_t comes near the strain limit */
     return d;
 }
 
@@ -316,7 +317,7 @@ static void whole_test(void)
     CHECK_REL(r.fc_ft, r.fc / r.ft, 1e-15);
     /* tension ran below stop_tension of the peak: the last point is the first below it */
     const grit_uniax_curve *t = &r.tension;
-    CHECK(t->stress[t->n - 1] < 0.1 * r.ft && t->stress[t->n - 2] >= 0.1 * r.ft);
+    CHECK(t->stress[t->n - 1] < 0.15 * r.ft && t->stress[t->n - 2] >= 0.15 * r.ft);
     CHECK(t->strain[0] == 0 && t->stress[0] == 0 && t->time[0] == 0);
     /* the monitored points carry the damage */
     CHECK(t->omega[0] == 0 && t->omega[t->n - 1] > 0);
