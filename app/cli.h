@@ -119,11 +119,16 @@ int job_parse(job *j, int argc, char **argv);
 void job_help(const job *j);
 /* One line "name=value ..." per group, for the run's record. */
 void job_print_params(const job *j, FILE *f);
+/* One line "name=value" per parameter of a group, exact values (a file @FILE reads back). */
+void job_print_group(const grit_param_table *t, const void *def, FILE *f);
 
 int cmd_run(int argc, char **argv);
 /* Ctrl-C or SIGTERM arrived since `grit run` started stepping. */
 bool run_interrupted(void);
 int cmd_plot(int argc, char **argv);
+/* Run `python3 -m grit.plot ARGS` as grit plot does and wait for it; its
+ * output is discarded. 0 when it made the figure, -1 otherwise. */
+int plot_figure(int argc, const char *const *argv);
 
 /* exit codes */
 enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };

@@ -121,22 +121,22 @@ static int distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-static void unknown_key(const job *j, const char *key)
+static void unknown_key(const job *j, const char *key, const char *where)
 {
     if (j->pre->load && grit_param_find(&grit_scene_param_table, key)) {
-        cli_error("'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", key,
+        cli_error("%s'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", where, key,
                   j->pre->name);
         return;
     }
     if (j->pre->make && grit_param_find(&grit_scene_param_table, key)) {
-        cli_error("'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
-                  key, j->pre->name, j->pre->name);
+        cli_error("%s'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
+                  where, key, j->pre->name, j->pre->name);
         return;
     }
     if (j->pre->make && grit_param_find(&run_param_table, key)) {
-        cli_error("'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
+        cli_error("%s'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
                   "'grit help run %s' lists its keys",
-                  key, j->pre->name, j->pre->name);
+                  where, key, j->pre->name, j->pre->name);
         return;
     }
     int n, best = 99;
@@ -147,54 +147,146 @@ static void unknown_key(const job *j, const char *key)
     }
     char hint[96] = "";
     if (guess && best <= 2) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
-    cli_error("unknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", key, j->pre->name, hint,
+    cli_error("%sunknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", where, key, j->pre->name, hint,
               j->pre->name);
+}
+
+/* One key=value; `where` ("" or "FILE:LINE: ") starts its error messages. */
+static int set_arg(job *j, const char *arg, const char *where)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        cli_error("%sexpected key=value, found '%s' ('grit help run %s' lists the keys)", where, arg, j->pre->name);
+        return EXIT_BAD_INPUT;
+    }
+    char key[64];
+    if ((size_t)(eq - arg) >= sizeof key) {
+        cli_error("%sparameter name '%.*s...' is too long", where, 20, arg);
+        return EXIT_BAD_INPUT;
+    }
+    snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
+    const char *value = eq + 1;
+    for (int t = 0; t < j->n_texts; t++)
+        if (!strcmp(j->texts[t]->name, key)) {
+            if (!*value) {
+                cli_error("%sparameter '%s' is empty", where, key);
+                return EXIT_BAD_INPUT;
+            }
+            j->texts[t]->value = value;
+            return 0;
+        }
+    for (int g = 0; g < j->n_groups; g++) {
+        const param_group *G = &j->groups[g];
+        if (!grit_param_find(G->table, key)) continue;
+        char err[512];
+        if (grit_param_set_text(G->table, G->def, key, value, err, sizeof err)) {
+            cli_error("%s%s", where, err);
+            return EXIT_BAD_INPUT;
+        }
+        return 0;
+    }
+    unknown_key(j, key, where);
+    return EXIT_BAD_INPUT;
+}
+
+/* Parameter files (@FILE): kept for the life of the process, since text
+ * parameters point into them. */
+enum { PARAM_FILE_MAX = 1 << 20, PARAM_FILES = 8 };
+static char *param_files[PARAM_FILES];
+static int n_param_files;
+
+/* The key=value tokens of FILE, separated by blanks or lines; '#' starts a
+ * comment that runs to the end of the line. A key given twice in one file
+ * is an error; the command line after @FILE may override it. */
+static int read_param_file(job *j, const char *path)
+{
+    if (!*path) {
+        cli_error("'@' needs a file name: @FILE reads key=value parameters from FILE");
+        return EXIT_BAD_INPUT;
+    }
+    if (n_param_files == PARAM_FILES) {
+        cli_error("more than %d parameter files (@FILE)", PARAM_FILES);
+        return EXIT_BAD_INPUT;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot read the parameter file '%s'", path);
+        return EXIT_BAD_INPUT;
+    }
+    char *buf = malloc(PARAM_FILE_MAX + 1);
+    const size_t n = buf ? fread(buf, 1, PARAM_FILE_MAX + 1, f) : 0;
+    const bool bad = !buf || ferror(f);
+    fclose(f);
+    if (bad || n > PARAM_FILE_MAX) {
+        free(buf);
+        cli_error(bad ? "cannot read the parameter file '%s'" : "the parameter file '%s' is larger than 1 MiB", path);
+        return EXIT_BAD_INPUT;
+    }
+    buf[n] = '\0';
+    param_files[n_param_files++] = buf;
+    if (memchr(buf, '\0', n)) {
+        cli_error("the parameter file '%s' holds a NUL byte: not a text file", path);
+        return EXIT_BAD_INPUT;
+    }
+    enum { MAX_TOKENS = 4096 };
+    static const char *seen[MAX_TOKENS];
+    int n_seen = 0, line = 1;
+    for (char *p = buf; *p;) {
+        if (*p == '\n') line++;
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+            p++;
+            continue;
+        }
+        if (*p == '#') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
+        char *tok = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '#') p++;
+        const char end = *p;
+        *p = '\0';
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%d: ", path, line);
+        const char *eq = strchr(tok, '=');
+        if (eq && n_seen < MAX_TOKENS) {
+            for (int k = 0; k < n_seen; k++)
+                if (!strncmp(seen[k], tok, (size_t)(eq - tok) + 1)) {
+                    cli_error("%sparameter '%.*s' is given twice in the file ('%s' and '%s')", where,
+                              (int)(eq - tok), tok, seen[k], tok);
+                    return EXIT_BAD_INPUT;
+                }
+            seen[n_seen++] = tok;
+        }
+        const int rc = set_arg(j, tok, where);
+        if (rc) return rc;
+        if (end == '#') { /* a comment right after the token */
+            *p = '#';
+            continue;
+        }
+        if (end) p++;
+        if (end == '\n') line++;
+    }
+    return 0;
 }
 
 int job_parse(job *j, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '=');
-        if (!eq || eq == arg) {
-            cli_error("expected key=value, found '%s' ('grit help run %s' lists the keys)", arg, j->pre->name);
-            return EXIT_BAD_INPUT;
+        const char *arg = argv[i];
+        if (arg[0] == '@') {
+            const int rc = read_param_file(j, arg + 1);
+            if (rc) return rc;
+            continue;
         }
-        char key[64];
-        if ((size_t)(eq - arg) >= sizeof key) {
-            cli_error("parameter name '%.*s...' is too long", 20, arg);
-            return EXIT_BAD_INPUT;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
-        const char *value = eq + 1;
-        for (int k = 0; k < i; k++)
-            if (!strncmp(argv[k], arg, (size_t)(eq - arg) + 1)) {
-                cli_error("parameter '%s' is given twice ('%s' and '%s')", key, argv[k], arg);
-                return EXIT_BAD_INPUT;
-            }
-        bool found = false;
-        for (int t = 0; t < j->n_texts && !found; t++)
-            if (!strcmp(j->texts[t]->name, key)) {
-                if (!*value) {
-                    cli_error("parameter '%s' is empty", key);
+        const char *eq = strchr(arg, '=');
+        if (eq && eq != arg)
+            for (int k = 0; k < i; k++)
+                if (argv[k][0] != '@' && !strncmp(argv[k], arg, (size_t)(eq - arg) + 1)) {
+                    cli_error("parameter '%.*s' is given twice ('%s' and '%s')", (int)(eq - arg), arg, argv[k], arg);
                     return EXIT_BAD_INPUT;
                 }
-                j->texts[t]->value = value;
-                found = true;
-            }
-        for (int g = 0; g < j->n_groups && !found; g++) {
-            const param_group *G = &j->groups[g];
-            if (!grit_param_find(G->table, key)) continue;
-            char err[512];
-            if (grit_param_set_text(G->table, G->def, key, value, err, sizeof err)) {
-                cli_error("%s", err);
-                return EXIT_BAD_INPUT;
-            }
-            found = true;
-        }
-        if (!found) {
-            unknown_key(j, key);
-            return EXIT_BAD_INPUT;
-        }
+        const int rc = set_arg(j, arg, "");
+        if (rc) return rc;
     }
     return 0;
 }
@@ -261,16 +353,18 @@ void job_help(const job *j)
     }
 }
 
+void job_print_group(const grit_param_table *t, const void *def, FILE *f)
+{
+    for (int i = 0; i < t->count; i++) {
+        char v[128];
+        format_value(&t->params[i], def, 0, v, sizeof v);
+        fprintf(f, "%s=%s\n", t->params[i].name, v);
+    }
+}
+
 void job_print_params(const job *j, FILE *f)
 {
     for (int t = 0; t < j->n_texts; t++) /* a text not given is left out: "key=" would not parse */
         if (j->texts[t]->value) fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value);
-    for (int g = 0; g < j->n_groups; g++) {
-        const param_group *G = &j->groups[g];
-        for (int i = 0; i < G->table->count; i++) {
-            char v[128];
-            format_value(&G->table->params[i], G->def, 0, v, sizeof v);
-            fprintf(f, "%s=%s\n", G->table->params[i].name, v);
-        }
-    }
+    for (int g = 0; g < j->n_groups; g++) job_print_group(j->groups[g].table, j->groups[g].def, f);
 }

@@ -1,6 +1,7 @@
 /* grit: the command-line program.
  *
  *   grit run NAME [key=value ...]   run a preprocessor (a parameterised scene)
+ *   grit calibrate [key=value ...]  = grit run calibrate (the concrete model's calibration)
  *   grit help [run [NAME]]          usage, the preprocessors, their parameters
  *   grit plot ARGS                  plots of a run's output (python3 -m grit.plot)
  *   grit version
@@ -10,9 +11,10 @@
 
 #include "cli.h"
 
-extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack;
-const preproc *const preprocs[] = {&preproc_deposit, &preproc_box,     &preproc_hopper, &preproc_periodic,
-                                   &preproc_restart, &preproc_pack, NULL};
+extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack,
+    preproc_uniax, preproc_calibrate;
+const preproc *const preprocs[] = {&preproc_deposit, &preproc_box,  &preproc_hopper, &preproc_periodic, &preproc_restart,
+                                   &preproc_pack,    &preproc_uniax, &preproc_calibrate, NULL};
 
 const preproc *preproc_find(const char *name)
 {
@@ -26,10 +28,13 @@ static void usage(FILE *f)
     fprintf(f, "grit %s -- a discrete element method engine\n\n"
                "usage:\n"
                "  grit run NAME [key=value ...]   run the scene generator NAME, writing into out=DIR\n"
+               "  grit calibrate [key=value ...]  calibrate the concrete model (= grit run calibrate)\n"
                "  grit help run                   list the scene generators\n"
                "  grit help run NAME              list the parameters of NAME (defaults, units, ranges)\n"
                "  grit plot ARGS                  plot a run's output (python3 -m grit.plot ARGS)\n"
                "  grit version\n\n"
+               "Parameters may also come from files: @FILE reads key=value lines ('#' comments); a key\n"
+               "given on the command line after @FILE overrides the file's.\n"
                "Exit status: 0 done, 1 the run failed, 2 bad input (nothing written), 130 interrupted.\n"
                "Documentation: docs/cli.md\n",
             GRIT_VERSION);
@@ -70,6 +75,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "calibrate")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return cmd_help(argc - 2, argv + 2);
     if (!strcmp(cmd, "plot")) return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

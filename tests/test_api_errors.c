@@ -89,7 +89,7 @@ static void scene_def_out_of_range(void)
     d.field = (val);               \
     create_fails(d, #field, text);
     BAD(dt, 0.0, "= 0");
-    BAD(dt, -1e-5, "-1.0000000000000001e-05");
+    BAD(dt, -1e-5, "-1e-05");
     BAD(dt, INFINITY, "inf");
     BAD(dt_safety, 0.0, "= 0");
     BAD(dt_safety, 1.5, "1.5");

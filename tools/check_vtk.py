@@ -6,7 +6,8 @@
 Every .pvd index in DIR is parsed; every file it lists must exist and be a
 well-formed VTK XML PolyData file whose arrays (text or base64) have the
 declared number of tuples, whose cells index existing points, and whose
-timesteps increase. With --stats, the number of contacts in each frame must
+timesteps increase; no contact but a cohesive concrete bond (law cpm,
+cohesive) carries tension in fn. With --stats, the number of contacts in each frame must
 equal the `contacts` column of the run's stats.csv at that step; with
 --particles, every particles frame must hold N spheres; with --bodies, every
 shapes frame must draw N particles that are neither spheres nor boundaries
@@ -31,6 +32,8 @@ TYPES = {"Float64": ("d", 8), "Float32": ("f", 4), "Int64": ("q", 8), "Int32": (
 CELL_POINTS = {"Verts": (1, 1), "Lines": (2, 2), "Polys": (3, 4), "Strips": (3, 3)}
 
 problems = []
+# the law code of the concrete model in the contacts' `law` array (its place in GRIT_LAWS, include/grit/law.h)
+LAW_CPM = 3
 
 
 def problem(msg):
@@ -225,8 +228,13 @@ def main():
                 if step in contacts_at and contacts_at[step] != ncells:
                     problem(f"{d.get('file')}: {ncells} contacts, stats CSV says {contacts_at[step]}")
                 fn = arrays.get("CellData/fn", (1, []))[1]
-                if any(v < 0 for v in fn):
-                    problem(f"{d.get('file')}: negative normal force (tension) in fn")
+                law = arrays.get("CellData/law", (1, [0] * len(fn)))[1]
+                cohesive = arrays.get("CellData/cohesive", (1, [0] * len(fn)))[1]
+                # a cohesive concrete contact (a bond) carries tension until it cracks; no other contact may
+                bad = [k for k, v in enumerate(fn) if v < 0 and not (law[k] == LAW_CPM and cohesive[k])]
+                if bad:
+                    problem(f"{d.get('file')}: negative normal force (tension) in fn of {len(bad)} contact(s) that are "
+                            f"not concrete bonds (first: contact {bad[0]}, law {law[bad[0]]}, fn {fn[bad[0]]})")
             if pvd == "particles.pvd" and a.particles is not None and npts != a.particles:
                 problem(f"{d.get('file')}: {npts} particles, expected {a.particles}")
             if pvd == "shapes.pvd" and a.bodies is not None:

@@ -16,6 +16,8 @@
 #include "grit/stl.h"
 #include "grit/cell.h"
 #include "grit/pack.h"
+#include "grit/uniax.h"
+#include "grit/calibrate.h"
 #include "grit/stress.h"
 
 #endif

@@ -417,3 +417,61 @@ def text(b):
 
 
 little_endian = sys.byteorder == "little"
+
+
+# the uniaxial test of concrete specimens (include/grit/uniax.h)
+class UniaxSpecimen(ctypes.Structure):
+    _fields_ = [("packing", POINTER(Packing)), ("mat_type", c_int), ("mat", c_void_p), ("law", c_void_p),
+                ("region", c_void_p)]
+
+
+class UniaxCurve(ctypes.Structure):
+    _fields_ = [("n", c_int), ("cap", c_int)] + [(k, POINTER(c_double)) for k in
+                                                 ("strain", "stress", "time", "omega", "lateral")]
+
+
+class UniaxState(ctypes.Structure):
+    _fields_ = [("run", c_int), ("step", c_long), ("strain", c_double), ("stress", c_double), ("peak", c_double),
+                ("mean_omega", c_double), ("cracked", c_int), ("contacts", c_int), ("stop", c_int),
+                ("scene", c_void_p)]
+
+
+UNIAX_MONITOR_FN = ctypes.CFUNCTYPE(c_int, POINTER(UniaxState), c_void_p)
+
+
+class UniaxOpts(ctypes.Structure):
+    _fields_ = [("monitor", UNIAX_MONITOR_FN), ("monitor_data", c_void_p), ("monitor_every", c_int)]
+
+
+UNIAX_RESULT_FIGURES = ["length", "area", "dt", "young", "young_tension", "young_compression", "young_regression",
+                        "poisson", "ft", "eps_ft", "fc", "eps_fc", "fc_ft", "gf", "gf_norm", "confinement"]
+
+
+class UniaxResult(ctypes.Structure):
+    _fields_ = [("axis", c_int), ("spheres", c_int), ("support_neg", c_int), ("support_pos", c_int), ("bonds", c_int),
+                ("bonds_per_sphere", c_double), ("bonds_per_sphere_interior", c_double), ("interior", c_int)] + \
+               [(k, c_double) for k in UNIAX_RESULT_FIGURES] + \
+               [("steps_tension", c_long), ("steps_compression", c_long), ("stop_tension", c_int),
+                ("stop_compression", c_int), ("cpu_tension", c_double), ("cpu_compression", c_double),
+                ("tension", UniaxCurve), ("compression", UniaxCurve)]
+
+
+MIRRORS.update({"grit_uniax_specimen": UniaxSpecimen, "grit_uniax_curve": UniaxCurve, "grit_uniax_state": UniaxState,
+                "grit_uniax_opts": UniaxOpts, "grit_uniax_result": UniaxResult})
+PD = POINTER(c_double)
+PROTOTYPES.update({
+    "grit_default_uniax_opts": (UniaxOpts, []),
+    "grit_uniax_check": (c_int, [POINTER(UniaxSpecimen), c_void_p, c_char_p, c_size_t]),
+    "grit_uniax_run": (c_int, [POINTER(UniaxSpecimen), c_void_p, POINTER(UniaxOpts), POINTER(UniaxResult), c_char_p,
+                               c_size_t]),
+    "grit_uniax_periodic_run": (c_int, [POINTER(UniaxSpecimen), c_void_p, POINTER(UniaxOpts), POINTER(UniaxResult),
+                                        c_char_p, c_size_t]),
+    "grit_uniax_result_free": (None, [POINTER(UniaxResult)]),
+    "grit_uniax_peak": (c_int, [PD, c_int, c_int]),
+    "grit_uniax_fit_young": (c_int, [PD, PD, c_int, c_int, c_double, PD, c_char_p, c_size_t]),
+    "grit_uniax_fracture_energy": (c_int, [PD, PD, c_int, c_double, PD, c_char_p, c_size_t]),
+    "grit_uniax_poisson": (c_int, [POINTER(Vec3), POINTER(Vec3), c_int, c_int, Vec3, Vec3, PD, PD, c_char_p,
+                                   c_size_t]),
+    "grit_uniax_hull_section": (c_int, [POINTER(Vec3), PD, c_int, c_int, c_double, c_double, c_int, ctypes.c_bool,
+                                        PD, PD, c_char_p, c_size_t]),
+})

@@ -20,6 +20,10 @@ The kind of a CSV is recognised from its columns (``--kind`` forces one):
 * ``stress``: stress.csv of a periodic run (step,time,volume,p,s_xx..s_xy,
   F_xx..F_zz, L_xx..L_zz): the stress components and the pressure over
   time, and the cell's logarithmic strain below.
+* ``uniax``: curves.csv of ``grit run uniax`` (columns confinement, run,
+  strain, stress, ...; run 1 tension, 2 compression): the stress-strain
+  curves of both runs, and the tension curve alone beside them (its
+  stresses are ten times smaller); one line per confinement.
 * ``lawtest``: the law tester's record (columns u0..u5, f0..f5, stage, ...):
   force against displacement for each of the six DoFs, and the friction
   cone (tangential against normal force; ``--tan-phi`` draws the Coulomb
@@ -239,6 +243,42 @@ def plot_stress(data, out, title=None):
         axe.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
         axe.grid(alpha=0.3)
     axes[-1, 0].set_xlabel("time [s]")
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
+# ------------------------------------------------------------------ uniaxial test
+def _is_uniax(cols):
+    return {"run", "strain", "stress"} <= cols
+
+
+@kind("uniax", _is_uniax)
+def plot_uniax(data, out, title=None, labels=None):
+    """Stress against strain of the uniaxial test (curves.csv of `grit run uniax`): both runs on the left, the
+    tension run on the right. `labels` may name extra curves: {(confinement, run): label}. Returns [out]."""
+    _need(data, ["run", "strain", "stress"], "a uniaxial-test plot")
+    conf = data.get("confinement", np.zeros(len(data["run"])))
+    fig, (ax, axt) = plt.subplots(1, 2, figsize=(12, 4.8))
+    confs = sorted(set(conf.tolist()), reverse=True)
+    for c in confs:
+        for run, name, style in ((1, "tension", "-"), (2, "compression", "-")):
+            m = (conf == c) & (data["run"] == run)
+            if not m.any():
+                continue
+            lab = (labels or {}).get((c, run)) or (f"{name}" + (f", confinement {c / 1e6:g} MPa" if len(confs) > 1 or c else ""))
+            line, = ax.plot(data["strain"][m] * 1e3, data["stress"][m] / 1e6, style, lw=1.3, label=lab)
+            if run == 1:
+                axt.plot(data["strain"][m] * 1e3, data["stress"][m] / 1e6, style, lw=1.3, color=line.get_color(), label=lab)
+    for a in (ax, axt):
+        a.axhline(0, color="0.7", lw=0.5)
+        a.axvline(0, color="0.7", lw=0.5)
+        a.set_xlabel("axial strain [10⁻³] (tension positive)")
+        a.set_ylabel("axial stress [MPa] (tension positive)")
+        a.grid(alpha=0.3)
+        if a.lines:
+            a.legend(fontsize="small", loc="best")
+    ax.set_title(title or "uniaxial test: stress-strain curves")
+    axt.set_title("tension")
     fig.tight_layout()
     return [_finish(fig, out)]
 

@@ -21,6 +21,15 @@ def lib():
     return grit.library()
 
 
+@pytest.fixture(scope="session")
+def grit_exe(lib):
+    """The grit program built with the library (next to libgrit.so)."""
+    exe = pathlib.Path(lib.path).parent / "grit"
+    if not exe.exists():
+        pytest.fail(f"no grit program next to {lib.path}: build it (cmake --build build)")
+    return str(exe)
+
+
 @pytest.fixture
 def env_with_grit():
     """Environment for subprocesses that import grit from this tree."""

@@ -69,7 +69,7 @@ def test_set_and_get_every_type():
 
 @pytest.mark.parametrize("name,value,message", [
     ("damping", 1.5, "parameter 'damping' = 1.5 is out of range: must be [0, 1) (-)"),
-    ("damping", -0.1, "parameter 'damping' = -0.10000000000000001 is out of range: must be [0, 1) (-)"),
+    ("damping", -0.1, "parameter 'damping' = -0.1 is out of range: must be [0, 1) (-)"),
     ("dt", 0.0, "parameter 'dt' = 0 is out of range: must be (0, inf) or nan (s)"),
     ("dt", -1, "parameter 'dt' = -1 is out of range: must be (0, inf) or nan (s)"),
     ("dt_safety", float("nan"), "parameter 'dt_safety' = nan is out of range: must be (0, 1] (-)"),

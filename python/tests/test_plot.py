@@ -76,7 +76,7 @@ def test_cli_errors(tmp_path, capsys):
     other = tmp_path / "other.csv"
     other.write_text("x,y\n1,2\n")
     assert plot.main([str(other)]) == 1
-    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress (use --kind)" in capsys.readouterr().err
+    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress, uniax (use --kind)" in capsys.readouterr().err
     assert plot.main([str(other), "--kind", "energy"]) == 1
     assert "an energy plot needs the columns time, total, rel_error" in capsys.readouterr().err
     assert plot.main([str(tmp_path / "missing.csv")]) == 1

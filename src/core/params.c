@@ -58,7 +58,13 @@ int grit_param_check(const grit_param_info *p, double v, char *err, size_t errle
     }
     if (ok) return 0;
     grit_param_range_text(p, r, sizeof r);
-    if (err) snprintf(err, errlen, "parameter '%s' = %.17g is out of range: must be %s (%s)", p->name, v, r, p->unit);
+    /* the shortest text that reads back as v: 0.6, not 0.59999999999999998 */
+    char num[32];
+    for (int d = 6; d <= 17; d++) {
+        snprintf(num, sizeof num, "%.*g", d, v);
+        if (strtod(num, NULL) == v || !isfinite(v)) break;
+    }
+    if (err) snprintf(err, errlen, "parameter '%s' = %s is out of range: must be %s (%s)", p->name, num, r, p->unit);
     return -1;
 }
 

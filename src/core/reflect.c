@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "grit/arrays.h"
+#include "grit/calibrate.h"
 #include "grit/io.h"
 #include "grit/pack.h"
 #include "grit/scene.h"
 #include "grit/shapes.h"
 #include "grit/stl.h"
 #include "grit/tester.h"
+#include "grit/uniax.h"
 #include "law2/cpm.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
@@ -31,6 +33,8 @@ GRIT_MATERIAL_TYPES(MAT_FILLER)
 GRIT_LAWS(LAW_FILLER)
 FILLER(grit_pack_def, grit_default_pack_def)
 FILLER(grit_clip_def, grit_default_clip_def)
+FILLER(grit_uniax_def, grit_default_uniax_def)
+FILLER(grit_calibrate_def, grit_default_calibrate_def)
 #define GROUP(table, type) {&table, sizeof(type), fill_##type},
 #define MAT_GROUP(U, l, name) GROUP(grit_##l##_param_table, grit_##l##_def)
 #define LAW_GROUP(U, l, phys, name) GROUP(grit_##l##_param_table, grit_##l##_def)
@@ -43,6 +47,8 @@ static const group groups[] = {
     GRIT_LAWS(LAW_GROUP)
     GROUP(grit_pack_param_table, grit_pack_def)
     GROUP(grit_clip_param_table, grit_clip_def)
+    GROUP(grit_uniax_param_table, grit_uniax_def)
+    GROUP(grit_calibrate_param_table, grit_calibrate_def)
 };
 enum { N_GROUPS = (int)(sizeof groups / sizeof groups[0]) };
 
@@ -121,6 +127,9 @@ static const constant constants[] = {
     K(GRIT_VTK_BINARY) K(GRIT_VTK_ASCII)
     K(GRIT_PACK_PRESSURE) K(GRIT_PACK_SOLID_FRACTION) K(GRIT_PACK_COMPRESS) K(GRIT_PACK_RELAX) K(GRIT_PACK_DONE)
     K(GRIT_CLIP_NONE) K(GRIT_CLIP_CUBOID) K(GRIT_CLIP_CYLINDER) K(GRIT_CLIP_HYPERBOLOID) K(GRIT_CLIP_STL)
+    K(GRIT_UNIAX_BOTH) K(GRIT_UNIAX_TENSION) K(GRIT_UNIAX_COMPRESSION) K(GRIT_UNIAX_SECTION_AUTO)
+    K(GRIT_UNIAX_SECTION_BOX) K(GRIT_UNIAX_SECTION_HULL) K(GRIT_UNIAX_SECTION_YADE) K(GRIT_UNIAX_RUNNING) K(GRIT_UNIAX_STOP_FALL)
+    K(GRIT_UNIAX_STOP_STRAIN) K(GRIT_UNIAX_STOP_STEPS) K(GRIT_UNIAX_STOP_MONITOR)
 };
 enum { N_CONSTANTS = (int)(sizeof constants / sizeof constants[0]) };
 
@@ -143,6 +152,8 @@ static const sized sizes[] = {
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
     S(grit_stl_def) S(grit_stl_info) S(grit_stl_mesh)
     S(grit_pack_state) S(grit_pack_opts) S(grit_packing) S(grit_psd)
+    S(grit_uniax_specimen) S(grit_uniax_curve) S(grit_uniax_state) S(grit_uniax_opts) S(grit_uniax_result)
+    S(grit_calibrate_run) S(grit_calibrate_opts) S(grit_calibrate_result)
 };
 
 size_t grit_reflect_sizeof(const char *type)
