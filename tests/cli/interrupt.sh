@@ -4,7 +4,11 @@
 interrupt_run run deposit n=200 steps=2000000000 out=run progress=0
 rc=$?
 [ $rc = 130 ] || fail "exit $rc after SIGINT, expected 130"
-grep -q "interrupted at step [0-9]*; the incomplete output is in 'run.partial'" err.txt || fail "message: $(cat err.txt)"
+# on a loaded machine the step in progress may not end within the 1 s grace
+# period; the run then stops inside it, which is the other correct answer
+grep -q "interrupted at step [0-9]*; the incomplete output is in 'run.partial'" err.txt ||
+    grep -q "did not reach the end of a step within 1 s.*'run.partial'; its last checkpoint" err.txt ||
+    fail "message: $(cat err.txt)"
 [ -e run ] && fail "an interrupted run left 'run' as if complete"
 [ -d run.partial ] || fail "no run.partial"
 # the next run with the same out= does not delete the checkpoint (it did,
@@ -35,7 +39,8 @@ wait $pid
 rc=$?
 t1=$(date +%s.%N)
 [ $rc = 130 ] || fail "stalled run: exit $rc after SIGTERM, expected 130"
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.0) }' || fail "stalled run took $(echo "$t1 - $t0" | bc) s to stop"
+# 1 s of grace, plus room for the scheduler of a loaded machine
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 4.0) }' || fail "stalled run took $(echo "$t1 - $t0" | bc) s to stop"
 grep -q "did not reach the end of a step within 1 s.*'stall.partial'; its last checkpoint: grit run restart file=stall.partial/restart.grit" err.txt || fail "stalled run message: $(cat err.txt)"
 [ "$(wc -l <err.txt)" = 1 ] || fail "stalled run: more than one line on stderr"
 rm -rf stall.partial

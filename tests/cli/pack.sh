@@ -93,6 +93,7 @@ grep -q "max_steps = 200 reached while compressing" err.txt && [ "$(wc -l <err.t
 interrupt_run run pack n=3000 progress=0 out=intr
 [ $? = 130 ] || fail "interrupted: exit status"
 grep -q "interrupted at step [0-9]* of the compaction; the incomplete output is in 'intr.partial'" err.txt ||
+    grep -q "did not reach the end of a step within 1 s.*'intr.partial'" err.txt ||
     fail "interrupted: message $(cat err.txt)"
 [ -d intr.partial ] && [ ! -e intr ] || fail "interrupted: intr.partial"
 rm -rf cap.partial intr.partial out.txt err.txt
