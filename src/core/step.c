@@ -31,8 +31,9 @@ static int planned_dt(grit_scene *s, double *dt)
         *dt = s->def.dt_safety * crit;
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
-                         "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
-                         "sqrt(3m/8kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), "
+                         "sqrt(3m/8kn) for pair overrides, rayleigh_fraction of the Rayleigh time for Hertz "
+                         "contacts); use dt <= %g s, or dt=nan for %g x critical",
                          s->dt, crit, crit, s->def.dt_safety);
     }
     return GRIT_OK;

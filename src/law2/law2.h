@@ -29,6 +29,7 @@ typedef struct grit_law_ctx {
     grit_cpm_opts cpm;                    /* the CPM law's parameters */
     const grit_cpm_phys *cpm_phys;        /* ConcretePhys constants per material pair */
     int cpm_ref_length;                   /* GRIT_REF_LENGTH_* */
+    bool hertz_limit_force;               /* the hertz law's normal force never attracts */
 } grit_law_ctx;
 
 /* Energy increments of one contact-loop pass (summed serially, so the
@@ -71,7 +72,8 @@ static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
                                    .work = ku->kuhn_work},
                           .cpm = grit_cpm_opts_from(&s->laws.cpm),
                           .cpm_phys = s->cpm_phys,
-                          .cpm_ref_length = s->laws.cpm.ref_length};
+                          .cpm_ref_length = s->laws.cpm.ref_length,
+                          .hertz_limit_force = s->laws.hertz.limit_force};
 }
 
 /* The create_<law> of the laws of FrictPhys: Cp2_FrictMat_FrictPhys. */
