@@ -11,6 +11,7 @@
 #include "cg2/all.h"
 #include "contact/contact_block.h"
 #include "contact/ss_cpm_simd.h"
+#include "contact/ss_hertz_simd.h"
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
@@ -71,6 +72,7 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
         if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_HERTZ) return grit_ss_hertz_simd(s, lo, hi, track, E);
     }
     switch (kind) {
 #define CASE(K, fn, A, B, name) \

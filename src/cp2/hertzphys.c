@@ -48,7 +48,7 @@ void grit_cp2_hertzphys(const grit_scene *s, int a, int b, const grit_cg2_out *o
     x[GRIT_HERTZ_X_CT] = -2.0 * sqrt(5.0 / 6.0) * beta * sqrt(8.0 * G * sR * m);
     x[GRIT_HERTZ_X_FS] = 0.0;
     x[GRIT_HERTZ_X_FS + 1] = 0.0;
-    x[GRIT_HERTZ_X_RSTAR] = R;
+    x[GRIT_HERTZ_X_MU] = tan_phi;
     x[GRIT_HERTZ_X_FDN] = 0.0;
     p->kn = 0.0;
     p->kt = 0.0;

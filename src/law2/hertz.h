@@ -19,7 +19,8 @@
  * steps' second-order error); viscous the dashpots' work.
  *
  * ext layout (GRIT_LAW_HERTZ_EXT_N doubles): the constants of Cp2_HertzMat_
- * HertzPhys, the spring force (local y, z), the effective radius. FrictPhys
+ * HertzPhys, the spring force (local y, z), the friction coefficient, the
+ * normal dashpot's last force: one cache line. FrictPhys
  * kn, kt hold the current tangent stiffnesses 2 E* a and 8 G* a (kt is the
  * previous step's when the law starts: the unloading rule needs it). */
 #ifndef GRIT_LAW2_HERTZ_H
@@ -33,7 +34,7 @@ enum {
     GRIT_HERTZ_X_CN = 2, /* 2 sqrt(5/6) (-beta) sqrt(2 E* sqrt(R*) m*) */
     GRIT_HERTZ_X_CT = 3, /* 2 sqrt(5/6) (-beta) sqrt(8 G* sqrt(R*) m*) */
     GRIT_HERTZ_X_FS = 4, /* tangential spring force, local y and z (2) */
-    GRIT_HERTZ_X_RSTAR = 6,
+    GRIT_HERTZ_X_MU = 6, /* the friction coefficient (FrictPhys tan_phi, here beside the rest) */
     GRIT_HERTZ_X_FDN = 7, /* the normal dashpot's force of the previous step */
     GRIT_LAW_HERTZ_EXT_N = 8
 };
@@ -78,7 +79,7 @@ static inline bool law_hertz(const grit_law_ctx *L, grit_l6geom *g, grit_frictph
         sz *= r;
     }
     double fy = sy + dt * kt * vel.y, fz = sz + dt * kt * vel.z;
-    const double fmax = fabs(fx) * p->tan_phi;
+    const double fmax = fabs(fx) * x[GRIT_HERTZ_X_MU];
     const double ft2 = fy * fy + fz * fz;
     double ty, tz;
     if (ft2 > fmax * fmax) { /* slip (ft2 > 0 here) */
