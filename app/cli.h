@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grit/grit.h"
 
@@ -126,6 +127,10 @@ int cmd_plot(int argc, char **argv);
 
 /* exit codes */
 enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };
+
+/* A uniform random number in [0, 1) from a splitmix64 stream: small, fast,
+ * the same on every machine (the generators' seeds). */
+double cli_uniform(uint64_t *state);
 
 /* "grit: error: ..." on stderr, one line */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -11,6 +11,15 @@
 static const grit_param_info run_params[] = {GRIT_RUN_PARAMS(RUN_INFO)};
 const grit_param_table run_param_table = {"run", run_params, (int)(sizeof run_params / sizeof run_params[0])};
 
+double cli_uniform(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;

@@ -50,16 +50,6 @@ static void init(job *j)
     job_add_group(j, "material", &grit_frictmat_param_table, &mat);
 }
 
-/* splitmix64: small, fast, the same on every machine */
-static double uniform(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
-}
-
 /* Floor and four sides of height H, two triangles each. */
 static int add_facets(grit_scene *s, int m, double H, char *err, size_t len)
 {
@@ -103,11 +93,11 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     d.material = m;
     for (int i = 0; i < dep.n; i++) {
         const int ix = i % nx, iy = (i / nx) % ny, iz = i / (nx * ny);
-        d.radius = dep.radius * (1 + dep.spread * (2 * uniform(&rng) - 1));
+        d.radius = dep.radius * (1 + dep.spread * (2 * cli_uniform(&rng) - 1));
         /* jitter within the cell, never touching a neighbour or a wall */
         const double fx = dx / 2 - rmax, fy = dy / 2 - rmax, fz = h / 2 - rmax;
-        d.pos = v3((ix + 0.5) * dx + fx * (2 * uniform(&rng) - 1), (iy + 0.5) * dy + fy * (2 * uniform(&rng) - 1),
-                   (iz + 1.0) * h + fz * (2 * uniform(&rng) - 1));
+        d.pos = v3((ix + 0.5) * dx + fx * (2 * cli_uniform(&rng) - 1), (iy + 0.5) * dy + fy * (2 * cli_uniform(&rng) - 1),
+                   (iz + 1.0) * h + fz * (2 * cli_uniform(&rng) - 1));
         if (grit_add_sphere(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     }
     return 0;

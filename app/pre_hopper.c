@@ -71,21 +71,11 @@ static void init(job *j)
     job_add_group(j, "material", &grit_frictmat_param_table, &mat);
 }
 
-/* splitmix64, as in deposit */
-static double uniform(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
-}
-
 /* A rotation uniformly distributed over SO(3) (Shoemake's subgroup
  * algorithm): every orientation equally likely. */
 static grit_quat random_rotation(uint64_t *rng)
 {
-    const double u1 = uniform(rng), u2 = 2 * M_PI * uniform(rng), u3 = 2 * M_PI * uniform(rng);
+    const double u1 = cli_uniform(rng), u2 = 2 * M_PI * cli_uniform(rng), u3 = 2 * M_PI * cli_uniform(rng);
     const double a = sqrt(1 - u1), b = sqrt(u1);
     return (grit_quat){a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
 }
@@ -178,14 +168,14 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     for (int i = 0; i < n; i++) {
         const int layer = i / per_layer, c = i % per_layer;
         const double f = 0.5 * h - reach; /* jitter that keeps neighbours apart */
-        grit_vec3 p = v3((cells[c][0] + 0.5) * h - 0.5 * nx * h + f * (2 * uniform(&rng) - 1),
-                         (cells[c][1] + 0.5) * h - 0.5 * nx * h + f * (2 * uniform(&rng) - 1),
-                         z_lo + hop.outlet_z - zmin + (layer + 0.5) * h + f * (2 * uniform(&rng) - 1));
+        grit_vec3 p = v3((cells[c][0] + 0.5) * h - 0.5 * nx * h + f * (2 * cli_uniform(&rng) - 1),
+                         (cells[c][1] + 0.5) * h - 0.5 * nx * h + f * (2 * cli_uniform(&rng) - 1),
+                         z_lo + hop.outlet_z - zmin + (layer + 0.5) * h + f * (2 * cli_uniform(&rng) - 1));
         /* the kind: drawn in proportion to what is left, so that the kinds mix */
-        double pick = uniform(&rng) * (left[0] + left[1] + left[2]);
+        double pick = cli_uniform(&rng) * (left[0] + left[1] + left[2]);
         int kind = pick < left[0] ? 0 : (pick < left[0] + left[1] ? 1 : 2);
         left[kind]--;
-        const double size = r * (1 + sp * (2 * uniform(&rng) - 1));
+        const double size = r * (1 + sp * (2 * cli_uniform(&rng) - 1));
         const grit_quat q = random_rotation(&rng);
         int rc;
         if (kind == 0) {

@@ -1,8 +1,9 @@
-"""Law test of IdealElPl (linear elastic, Coulomb friction): the seed's three stages.
+"""Law test of IdealElPl (linear elastic, Coulomb friction): compress, shear, unload.
 
 Run:  PYTHONPATH=python /usr/bin/python3 examples/law_test_idealelpl.py [OUTDIR]
 Two spheres (r = 0.5 m, E = 1e7 Pa, kt/kn = 0.2, tan(phi) = 0.5) driven by the
-law tester in contact-local coordinates (Woo's LawTester):
+law tester in contact-local coordinates (Woo's LawTester), in the three
+stages of the law-tester example of Woo's documentation:
   1. compress at 0.01 m/s until uN < -5 mm;
   2. shear at 0.01 m/s, normal displacement held, until u_t = 20 mm: elastic
      (f_t = kt u_t) up to the Coulomb limit tan(phi) |f_n|, then sliding;
@@ -10,7 +11,7 @@ law tester in contact-local coordinates (Woo's LawTester):
      shear force follows the shrinking friction limit down to zero.
 Stage 3 is run twice: with the shear held ('vvvvvv', the figures
 OUTDIR/law-idealelpl-{dofs,cone}.png and the record law-idealelpl.csv), and
-as the seed writes it, with the shear free ('v.....'): the pair then
+as Woo's example writes it, with the shear free ('v.....'): the pair then
 oscillates tangentially, always inside the cone.
 """
 import sys
@@ -63,6 +64,6 @@ free, steps = test("v.....")
 rec = free.record
 c = rec["contact"] > 0
 ratio = np.hypot(rec["f1"][c], rec["f2"][c]) / (tan_phi * -rec["f0"][c])
-print(f"shear free while unloading (the seed's stage): {steps} steps; max |f_t| / (tan(phi) |f_n|) = "
+print(f"shear free while unloading (as in Woo's example): {steps} steps; max |f_t| / (tan(phi) |f_n|) = "
       f"{np.nanmax(ratio):.15f}")
 assert np.nanmax(ratio) <= 1 + 1e-12, "outside the friction cone"

@@ -7,7 +7,7 @@ takes each other DoF out and back (shear 5 mm, rotations 0.02 rad) with the
 remaining DoFs held, and finally unloads the normal. Every force-displacement
 path is a line through the origin whose slope is the DoF's stiffness (kn,
 kt, kt, then kn / char_len for twist and kt / char_len for bending, as the
-law defines them, spec section 6), and the work done on the contact comes
+law defines them, docs/law-tester.md), and the work done on the contact comes
 back: the cycle is closed.
 Writes OUTDIR/law-linel6.csv and OUTDIR/law-linel6-{dofs,cone}.png.
 """

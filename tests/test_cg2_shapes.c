@@ -928,7 +928,7 @@ static void ellipsoids_exact(void)
             grit_vec3 mid = v3_scale(v3_add(pa, pb), 0.5), gap = v3_sub(pb, pa);
             CHECK_VEC(ci.point, mid.x, mid.y, mid.z, 1e-12);
             CHECK_VEC(gap, ci.uN * ci.normal.x, ci.uN * ci.normal.y, ci.uN * ci.normal.z, 1e-12);
-            if (k == 0) printf("  T12 (b) oblique, exact gap: uN %.12f (Perram-Wertheim -0.028444102), n (%.9f, %.9f, 0)\n",
+            if (k == 0) printf("  two ellipsoids oblique, exact gap: uN %.12f (Perram-Wertheim -0.028444102), n (%.9f, %.9f, 0)\n",
                                ci.uN, ci.normal.x, ci.normal.y);
         }
         grit_scene_destroy(s);

@@ -218,7 +218,7 @@ static void spec_formula_drifts(void)
         solve3(cm, t1, xc);
     }
     double err = fmax(fabs(x[0] - xc[0]), fmax(fabs(x[1] - xc[1]), fabs(x[2] - xc[2])));
-    printf("    spec formula: |x - F x0| = %.3g after one change of gradient\n", err);
+    printf("    Woo's gradV2 velocity formula: |x - F x0| = %.3g after one change of gradient\n", err);
     CHECK(err > 1e-5);
 }
 

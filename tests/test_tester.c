@@ -91,7 +91,7 @@ static void t29(bool flip)
     CHECK_REL(st->k[2], 0.2 * KN, 1e-14);
     CHECK(st->k[3] == 0 && st->k[4] == 0 && st->k[5] == 0);
     CHECK(st->bounces == 0);
-    printf("  T29%s: stage ended at stage step %ld, uN = %.9g, f_x = %.9g N\n", flip ? " (ids reversed)" : "",
+    printf("  touching spheres driven together%s: stage ended at stage step %ld, uN = %.9g, f_x = %.9g N\n", flip ? " (ids reversed)" : "",
            st->stage_step, st->u[0], st->f[0]);
     grit_tester_destroy(t);
     grit_scene_destroy(s);

@@ -1,4 +1,4 @@
-/* Demonstration (b) of issue 5: strain probes on an assembly near its
+/* Demonstration (b) of docs/kuhn-law.md: strain probes on an assembly near its
  * friction limit; the incremental stiffness with the conventional and the
  * refined law against the number of steps per probe.
  *
@@ -29,14 +29,15 @@
  *       Measured: the stress increment d sigma of the probe, and the stress
  *       left after the reversal, what slip did (the irreversible part: zero
  *       for an elastic assembly). With uniform movements the refined law is
- *       exact whatever the step (spec 5.5): its results must not depend on n
+ *       exact whatever the step (the sliding is integrated in closed form
+ *       within the step): its results must not depend on n
  *       (up to the geometric non-linearity of the motion); the conventional
  *       law's do, by an error that vanishes as n grows.
  *    c. Free probes (delta = 1e-4 only): the probe applied in n steps to the
  *       free, damped assembly, then relaxed, with the refined and the
  *       conventional law: the law's effect in an ordinary DEM run.
- *    Laws: refined (all refinements on), conventional (spec section 4: R1-R3
- *    and the twirl off, projection on), the conventional law with only the
+ *    Laws: refined (all refinements on), conventional (refinements R1-R3 and
+ *    the twirl R4b off, projection on; docs/kuhn-law.md), the conventional law with only the
  *    turning R3 or only the twirl switched on, and grit's IdealElPl.
  * 3. Output: CSV (columns below; plot: examples/kuhn_probes/plot.py) with
  *    K = d sigma : D / delta the directional stiffness (Pa), err =
@@ -44,8 +45,8 @@
  *    law at the largest n, err_irr the same for the irreversible part; the
  *    stress is tension-positive. On the quasi-static rows: A_med, A_p90 =
  *    median and 90th percentile of A = kt |du_t| / (mu N) over the probe of
- *    the contacts at the friction limit (spec 5.2: the refinements matter
- *    when A per step is not small).
+ *    the contacts at the friction limit (the refinements matter when A per
+ *    step is not small: docs/kuhn-law.md, the Figure 4 case).
  * Runs a few minutes (docs/kuhn-law.md section 5). */
 #include <errno.h>
 #include <stdint.h>

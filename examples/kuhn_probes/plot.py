@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 LAWS = ["refined", "conventional", "conv+twirl", "conv+R3", "IdealElPl"]
 LABELS = {
     "refined": "refined (Kuhn)",
-    "conventional": "conventional (spec 4)",
+    "conventional": "conventional (R1-R3, twirl off)",
     "conv+twirl": "conventional + twirl",
     "conv+R3": "conventional + turning R3 only",
     "IdealElPl": "IdealElPl (grit's Cundall law)",

@@ -1,4 +1,4 @@
-/* Demonstration (a) of issue 5: a loaded assembly rotated rigidly by 90
+/* Demonstration (a) of docs/kuhn-law.md: a loaded assembly rotated rigidly by 90
  * degrees; is its stress rotated with it?
  *
  *   kuhn_rotation [OUT.csv] [N spheres = 300]
@@ -12,7 +12,7 @@
  *    (not a principal axis) in M increments: every sphere gets the velocity
  *    that carries its centre exactly to R x, and the angular velocity
  *    2 tan(dphi/2)/dt a (Cayley rotation vector: the relative movement at
- *    every contact is then zero to round-off, spec 5.3).
+ *    every contact is then zero to round-off, docs/kuhn-law.md section 1).
  * 3. Every M/50 increments the stress is rotated back, R^T sigma R, and
  *    compared with sigma0: relative error |R^T sigma R - sigma0| / |sigma0|
  *    (Frobenius), and the same for its symmetric and skew parts (sigma0

@@ -1,4 +1,4 @@
-/* grit: periodic cells with a prescribed velocity gradient (spec 9.3).
+/* grit: periodic cells with a prescribed velocity gradient (docs/periodic.md).
  *
  * A scene becomes periodic with grit_cell_set: space is tiled by the
  * parallelepiped whose edges are the columns of H (sheared cells allowed).

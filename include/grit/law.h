@@ -74,16 +74,20 @@ typedef enum grit_law {
 
 #define GRIT_KUHN_PARAMS(X) \
     X(flag, kuhn_fresh, true, "-", 0, 1, 0, NULL, \
-      "Kuhn: a new contact ignores the movement before its touch instant (docs/kuhn-law.md, R1)") \
-    X(flag, kuhn_onset, true, "-", 0, 1, 0, NULL, "Kuhn: elastic up to the slip onset within the step, then slip (R2)") \
+      "Kuhn: a new contact ignores the movement before its touch instant (refinement R1, docs/kuhn-law.md)") \
+    X(flag, kuhn_onset, true, "-", 0, 1, 0, NULL, \
+      "Kuhn: elastic up to the slip onset within the step, then slip (refinement R2, docs/kuhn-law.md)") \
     X(flag, kuhn_turn, true, "-", 0, 1, 0, NULL, \
-      "Kuhn: closed-form turning of the force during slip (R3); false: radial return of the trial force") \
-    X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, "Kuhn: project the stored force onto the new tangent plane (R4a)") \
+      "Kuhn: closed-form turning of the force during slip (refinement R3, docs/kuhn-law.md); false: radial " \
+      "return of the trial force") \
+    X(flag, kuhn_projection, true, "-", 0, 1, 0, NULL, \
+      "Kuhn: project the stored force onto the new tangent plane (R4a, docs/kuhn-law.md)") \
     X(choice, kuhn_twirl, 0, "-", 0, 2, 0, "exact|first_order|off", \
-      "Kuhn: turn the stored force with the pair's mean spin about the normal (R4b); all of R1-R3 and R4b off is the " \
-      "conventional law") \
+      "Kuhn: turn the stored force with the pair's mean spin about the normal (refinement R4b, docs/kuhn-law.md); " \
+      "kuhn_fresh, kuhn_onset, kuhn_turn false and kuhn_twirl off is the conventional law") \
     X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
-      "Kuhn: sliding work (and so dissipation) by the paper's trapezoid or by quadrature of the exact integral")
+      "Kuhn: sliding work (and so dissipation) by Kuhn et al.'s trapezoid rule or by quadrature of the exact " \
+      "integral")
 
 #define GRIT_CPM_PARAMS(X) \
     X(choice, yield_surface, 3, "-", 0, 3, 0, "lin|parab|log|loglin", \
@@ -99,14 +103,14 @@ typedef enum grit_law {
       "CPM: a cohesive contact in tension is deleted when its damage exceeds this (>= 1: never for the " \
       "exponential law)") \
     X(choice, ref_length, 0, "-", 0, 1, 0, "radii|distance", \
-      "CPM: reference length of the strains: the sum of the radii (Woo) or the distance at creation (the thesis, " \
-      "Yade)") \
+      "CPM: reference length of the strains: the sum of the radii (Woo) or the distance at creation (Smilauer's " \
+      "thesis, Yade)") \
     X(flag, shear_strain_return, true, "-", 0, 1, 0, NULL, \
-      "CPM: scale the shear strain back onto the yield surface after a plastic return (the thesis, Yade); false: " \
-      "Woo (shear is then a capped elastic spring)") \
+      "CPM: scale the shear strain back onto the yield surface after a plastic return (Smilauer's thesis, Yade); " \
+      "false: Woo (shear is then a capped elastic spring)") \
     X(flag, iso_pre_adjust, true, "-", 0, 1, 0, NULL, \
-      "CPM: isotropic confinement also shifts the strain the law sees (the thesis, Yade); false: Woo (only the " \
-      "applied stress is shifted)") \
+      "CPM: isotropic confinement also shifts the strain the law sees (Smilauer's thesis, Yade); false: Woo " \
+      "(only the applied stress is shifted)") \
     X(int, cohesive_steps, 10, "steps", -1, 2e9, 0, NULL, \
       "CPM: contacts made before this step are cohesive, later ones are not (-1: all are cohesive, 0: none)")
 

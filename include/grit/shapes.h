@@ -28,7 +28,8 @@ int grit_add_infcylinder(grit_scene *s, const grit_infcylinder_def *def);
 
 /* Capsule: a cylinder of length `shaft` along local x, capped by two
  * hemispheres of `radius`. Mass and inertia from the material density
- * (spec 2.1); integrated with the quaternion leapfrog. */
+ * (the two hemispheres plus the cylinder; docs/shapes.md); integrated with
+ * the quaternion leapfrog. */
 typedef struct grit_capsule_def {
     grit_vec3 pos, vel, angvel;
     grit_quat ori;

@@ -1,5 +1,5 @@
 /* grit: the stress tensor of an assembly from its contact forces
- * (Love-Weber; spec concrete-cpm.md section 7).
+ * (Love-Weber; docs/periodic.md).
  *
  *   sigma_ij = 1/V sum_c F_i^c l_j^c
  *
@@ -14,7 +14,7 @@
 
 #include "grit/scene.h"
 
-/* ---- the stress of spec 7: symmetric, row-major double[3][3] ------------- */
+/* ---- the stress: symmetric, row-major double[3][3] ----------------------- */
 /* Periodic scene: every real contact, V = det H. GRIT_ESTATE in an
  * aperiodic scene (use grit_stress_box). */
 int grit_stress(const grit_scene *s, double sigma[3][3]);
@@ -27,7 +27,7 @@ int grit_stress_box(const grit_scene *s, grit_vec3 lo, grit_vec3 hi, double sigm
  * (lo = hi = NULL: every contact), divided by the given volume. The tensor
  * is returned unsymmetrised (Woo's accumulation): its skew part measures how
  * far the contact forces are from the moment balance of the particles; the
- * stress of spec 7 is its symmetric part. Returns GRIT_OK, or GRIT_EINVAL
+ * stress of grit_stress is its symmetric part. Returns GRIT_OK, or GRIT_EINVAL
  * (volume not > 0 and finite, lo > hi); *n_contacts (may be NULL) gets the
  * number of contacts summed. sigma is stored by columns: sigma->c[j] holds
  * the components sigma_ij. */

@@ -1,8 +1,8 @@
 /* grit: the law tester -- two particles driven along prescribed paths in
  * contact-local coordinates, and the contact's response recorded (Woo's
- * LawTester, spec section 10), plus the local-axes imposition it uses.
+ * LawTester; docs/law-tester.md), plus the local-axes imposition it uses.
  *
- * ---- Local-axes imposition (Woo's Local6Dofs, spec 8.5) ------------------
+ * ---- Local-axes imposition (Woo's Local6Dofs) ---------------------------
  * A particle may carry a frame (three orthonormal axes) and, for each of
  * its six DoFs along those axes (x y z, rotation about x y z), one of
  *   GRIT_IMPOSE_FREE  nothing imposed,
@@ -19,11 +19,12 @@
  * A tester holds particle ids (A, B) = (ids[0], ids[1]) and a list of
  * stages. Drive it with grit_tester_step / grit_tester_run instead of
  * grit_step: after every scene step it does what Woo's LawTester engine does
- * after the contact loop (spec 10.2):
+ * after the contact loop:
  *   1. find the real contact between A and B;
  *   2. the tester frame: the contact's frame, turned so that its normal
  *      points from A to B when the contact is stored as (B, A); without a
- *      contact, the frame of spec 1.2 from the normal <x_B - x_A>;
+ *      contact, the frame a new contact would get from the normal
+ *      <x_B - x_A> (docs/law-tester.md);
  *   3. on entering a stage, install the impositions on both particles:
  *      for DoF j and whats[j] =
  *        'v' velocity for the whole stage, 'i' velocity in its first step,

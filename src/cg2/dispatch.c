@@ -49,8 +49,8 @@ static int flat_pair_error(grit_scene *s, int i, int j)
     const char *tj = s->b.shape[j] == GRIT_SHAPE_FACET ? " with half_thick 0" : "";
     return grit_fail(s, GRIT_EINVAL,
                      "particles %d (%s%s, mask %u) and %d (%s%s, mask %u) may collide but are both flat: their "
-                     "effective lengths are undefined (flat-flat, spec 2.5 rule 3); give the facet a half_thick > 0 "
-                     "or masks sharing the lone bit %u",
+                     "effective lengths are undefined (a flat body takes the other body's length; docs/shapes.md); "
+                     "give the facet a half_thick > 0 or masks sharing the lone bit %u",
                      s->b.id[j], grit_shape_name(s->b.shape[j]), tj, s->b.mask[j], s->b.id[i],
                      grit_shape_name(s->b.shape[i]), ti, s->b.mask[i], (unsigned)GRIT_MASK_LONE);
 }

@@ -48,15 +48,21 @@ static inline void v4_store(void *p, v4d a) { memcpy(p, &a, sizeof a); }
 /* In-place 4x4 transpose: rows r[0..3] become columns. Records of four
  * doubles (x, y, z, r; the rows of a contact record) become one vector per
  * field, and back, in 8 shuffles instead of 16 scalar moves. */
+/* GCC spells a two-vector shuffle with a mask vector, Clang with constant
+ * indices: the same permutation either way. */
+#if defined(__clang__)
+#define V4_SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
+#else
+#define V4_SHUF(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (v4l){i0, i1, i2, i3})
+#endif
 static inline void v4_transpose(v4d r[4])
 {
-    const v4l lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
-    const v4d t0 = __builtin_shuffle(r[0], r[1], lo), t1 = __builtin_shuffle(r[0], r[1], hi);
-    const v4d t2 = __builtin_shuffle(r[2], r[3], lo), t3 = __builtin_shuffle(r[2], r[3], hi);
-    r[0] = __builtin_shuffle(t0, t2, l2);
-    r[1] = __builtin_shuffle(t1, t3, l2);
-    r[2] = __builtin_shuffle(t0, t2, h2);
-    r[3] = __builtin_shuffle(t1, t3, h2);
+    const v4d t0 = V4_SHUF(r[0], r[1], 0, 4, 2, 6), t1 = V4_SHUF(r[0], r[1], 1, 5, 3, 7);
+    const v4d t2 = V4_SHUF(r[2], r[3], 0, 4, 2, 6), t3 = V4_SHUF(r[2], r[3], 1, 5, 3, 7);
+    r[0] = V4_SHUF(t0, t2, 0, 1, 4, 5);
+    r[1] = V4_SHUF(t1, t3, 0, 1, 4, 5);
+    r[2] = V4_SHUF(t0, t2, 2, 3, 6, 7);
+    r[3] = V4_SHUF(t1, t3, 2, 3, 6, 7);
 }
 
 static inline v4vec vv_add(v4vec a, v4vec b) { return (v4vec){a.x + b.x, a.y + b.y, a.z + b.z}; }

@@ -287,7 +287,7 @@ int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format
         if (shape != GRIT_SHAPE_SPHERE && shape != GRIT_SHAPE_WALL && shape != GRIT_SHAPE_INFCYLINDER)
             rc = grit_shape_tessellate(s, id, SHAPE_RESOLUTION, 1.0, &mesh[id]);
     }
-    grit_vec3 lo, hi;
+    grit_vec3 lo = v3_zero(), hi = v3_zero();
     if (!rc) scene_box(s, mesh, &lo, &hi);
     const grit_vec3 mid = v3_scale(v3_add(lo, hi), 0.5);
     for (int id = 0; id < np && !rc; id++)

@@ -43,7 +43,7 @@ expect_error 2 "output folder 'precious' exists and is not a grit output \(no gr
 mkdir blocked.partial && echo keep >blocked.partial/data.txt
 expect_error 2 "'blocked.partial' is in the way" run deposit $few out=blocked
 # the spheres file of `grit run box`
-expect_error 2 "parameter 'csv' is required" run box
+expect_error 2 "parameter 'n' = 0 is out of range" run box n=0
 expect_error 2 "cannot open 'missing.csv': No such file or directory" run box csv=missing.csv
 : >empty.csv
 expect_error 2 "empty.csv: the file is empty; expected a header line 'x,y,z,r'" run box csv=empty.csv
