@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         sz = v4_sel(shrink, fz0 * rs, fz0);
     }
     v4d fy = sy + vdt * kt * vel.y, fz = sz + vdt * kt * vel.z;
-    const v4d fmax = v4_abs(fx) * tan_phi;
+    const v4d fmax = -fel * tan_phi;
     const v4d ft2 = fy * fy + fz * fz;
     const v4l slip = ft2 > fmax * fmax;
     if (v4_any(slip)) { /* rare in a dense bed: the square root and the division only then */
