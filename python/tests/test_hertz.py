@@ -76,3 +76,36 @@ def test_restitution_from_the_material():
     assert len(s.contacts) == 0
     assert math.isclose(s.particles[p].vel[2], 0.4, rel_tol=2e-3)
     assert s.energy["viscDamp"] > 0 and abs(s.energy.rel_error) < 1e-3
+
+
+@pytest.mark.parametrize("model", ["epsd", "cdt"])
+def test_rolling_resistance_stops_a_sphere(model):
+    """A sphere rolling on a plane stops after 7 v0^2 / (10 mu_roll g), under either model."""
+    m = grit.HertzMat(young=1e8, poisson=0.3, density=2500, tan_phi=0.5, restitution=0.5, rolling=model,
+                      mu_roll=0.1)
+    assert m.rolling == model and m.eta_roll == 0.3
+    r, v0, g = 0.005, 0.2, 9.81
+    s = grit.Scene(track_energy=True, gravity=(0, 0, -g))
+    s.dt = 0.2 * rayleigh_time(m, r)
+    s.add(grit.Wall(0.0, axis=2, sense=1, mat=m))
+    es = m.young / (2 * (1 - m.poisson ** 2))
+    mass = m.density * 4 / 3 * math.pi * r ** 3
+    delta = (mass * g / (4 / 3 * es * math.sqrt(r))) ** (2 / 3)
+    p = s.add(grit.Sphere((0, 0, r - delta), r, mat=m, vel=(v0, 0, 0), angvel=(0, v0 / r, 0)))
+    t_stop = v0 / (5 / 7 * 0.1 * g)
+    s.run(int(1.3 * t_stop / s.dt))
+    dist = 7 * v0 ** 2 / (10 * 0.1 * g)
+    assert math.isclose(s.particles[p].pos[0], dist, rel_tol=1e-3)
+    assert abs(s.particles[p].vel[0]) < 1e-4 and abs(s.energy.rel_error) < 1e-3
+    assert s.energy["plast"] > 0
+
+
+def test_rolling_resistance_per_pair():
+    s = grit.Scene()
+    a, b = s.add_material(grit.HertzMat()), s.add_material(grit.HertzMat(rolling="cdt", mu_roll=0.05))
+    s.set_pair(a, b, rolling="epsd", mu_roll=0.2, eta_roll=0.5)
+    f = s.add_material(grit.FrictMat())
+    with pytest.raises(grit.ParameterError, match="'mu_roll' = 0.1 does not apply to their FrictPhys"):
+        s.set_pair(a, f, mu_roll=0.1)
+    with pytest.raises(grit.ParameterError, match="'mu_roll' = -1 is out of range"):
+        grit.HertzMat(mu_roll=-1)

@@ -9,9 +9,10 @@
  * in its order, lane by lane; results are written, forces scattered and
  * energy booked lane by lane in contact order, so that every sum sees the
  * scalar loop's order: the two paths agree bit for bit
- * (tests/test_simd_hertz.c; no FMA contraction in ISO C mode). Lanes with
- * coincident centres or a reversed normal, and pairs that are not real, go
- * through run_block. */
+ * (tests/test_simd_hertz.c; no FMA contraction in ISO C mode). A contact
+ * with rolling resistance takes the scalar law and force assembly in its
+ * lane, on the 4-wide geometry. Lanes with coincident centres or a reversed
+ * normal, and pairs that are not real, go through run_block. */
 #include "contact/ss_hertz_simd.h"
 
 #include <stddef.h>
@@ -78,9 +79,36 @@ static inline void image4(const grit_scene *s, const int *k, v4vec *xb, v4vec *v
     }
 }
 
+/* A contact with rolling resistance, its geometry updated by the 4-wide
+ * code: the law (law_hertz) and the forces and torques as run_block makes
+ * them. Returns whether it stays real. */
+static __attribute__((noinline)) int roll_lane(grit_scene *s, int k, int a, int b, grit_vec3 xa, grit_vec3 xb,
+                                                bool track, const grit_law_ctx *L, grit_law_energy *E)
+{
+    grit_contacts *C = &s->c;
+    grit_frictphys *p = &C->phys[k];
+    const grit_l6geom *g = &C->geom[k];
+    if (!law_hertz(L, &C->geom[k], p, &C->cold[k], false, track, E, NULL, C->ext + (size_t)k * (size_t)C->ext_n)) {
+        C->pair[k].flags &= (uint8_t)~CF_REAL;
+        return 0;
+    }
+    grit_ft *ft = s->b.ft;
+    const grit_vec3 ez = v3_cross(g->ex, g->ey);
+    const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
+    const grit_vec3 T = v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
+    const grit_vec3 Ma = v3_add(v3_cross(v3_sub(g->c, xa), F), T);
+    const grit_vec3 Mb = v3_sub(v3_cross(v3_sub(g->c, xb), v3_neg(F)), T);
+    ft[a].f = v3_add(ft[a].f, F);
+    ft[a].t = v3_add(ft[a].t, Ma);
+    ft[b].f = v3_sub(ft[b].f, F);
+    ft[b].t = v3_add(ft[b].t, Mb);
+    return 1;
+}
+
 /* Four real sphere-sphere contacts k[0..3]. Returns how many stay real. */
 static inline __attribute__((always_inline)) int group4(grit_scene *s, const int *k, const bool track,
-                                                         const bool periodic, grit_law_energy *E)
+                                                         const bool periodic, const grit_law_ctx *L,
+                                                         grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
@@ -141,12 +169,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d fy0 = X1[0], fz0 = X1[1], dn0 = X1[3], kt0 = P1[3];
     const v4d dy0 = P0[1] - fy0, dz0 = P0[2] - fz0;
     const v4d tan_phi = X1[2];
-    const v4d vdt = v4_set1(s->dt), half = v4_set1(0.5), one = v4_set1(1.0);
+    const v4d vdt = v4_set1(L->dt), half = v4_set1(0.5), one = v4_set1(1.0);
     const v4l apart = G.uN > zero;
     const v4d dlt = -G.uN, sd = v4_sqrt(dlt), qd = v4_sqrt(sd);
     const v4d fel = -KN * dlt * sd;
     v4d fx = fel + CN * qd * vel.x;
-    if (s->laws.hertz.limit_force) fx = v4_sel(fx > zero, zero, fx);
+    if (L->hertz_limit_force) fx = v4_sel(fx > zero, zero, fx);
     const v4d kt = KT * sd;
     const v4l shrink = kt < kt0;
     v4d sy = fy0, sz = fz0;
@@ -183,13 +211,16 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     }
     const v4d kn = v4_set1(1.5) * KN * sd;
 
-    /* forces on A (global), the opposite on B (run_block) */
+    /* forces on A (global), the opposite on B, and the law's torque (zero
+     * without rolling resistance, but added as run_block adds it: the sums
+     * of signed zeros are the scalar loop's) */
     const v4vec ex = G.ex, ey = G.ey, c = G.c;
     const v4vec ez = vv_cross(ex, ey);
     const v4vec F = vv_add(vv_add(vv_scale(ex, fx), vv_scale(ey, ty)), vv_scale(ez, tz));
     const v4vec Fb = {-F.x, -F.y, -F.z};
-    const v4vec Ma = vv_cross(vv_sub(c, xa), F);
-    const v4vec Mb = vv_cross(vv_sub(c, xb), Fb);
+    const v4vec T = vv_add(vv_add(vv_scale(ex, P0[3]), vv_scale(ey, P1[0])), vv_scale(ez, P1[1]));
+    const v4vec Ma = vv_add(vv_cross(vv_sub(c, xa), F), T);
+    const v4vec Mb = vv_sub(vv_cross(vv_sub(c, xb), Fb), T);
     v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, G.uN, vel.x, vel.y},
         G3[4] = {vel.z, G.angvel.x, G.angvel.y, G.angvel.z};
     v4_transpose(G0);
@@ -206,6 +237,14 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4_transpose(A1);
     v4_transpose(B0);
     v4_transpose(B1);
+    /* contacts with rolling resistance: the law lane by lane (law_hertz),
+     * the forces as run_block makes them */
+    bool rolls[4] = {false, false, false, false};
+    if (L->hertz_roll)
+        for (int l = 0; l < 4; l++) {
+            const double m = x[l][GRIT_HERTZ_X_ROLL];
+            rolls[l] = m == GRIT_ROLLING_EPSD || m == GRIT_ROLLING_CDT;
+        }
     int kept = 0;
     for (int l = 0; l < 4; l++) {
         if (!geo[l]) {
@@ -217,6 +256,11 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         v4_store(gl + 32, G1[l]);
         v4_store(gl + 64, G2[l]);
         v4_store(gl + 96, G3[l]);
+        if (rolls[l]) {
+            kept += roll_lane(s, k[l], a[l], b[l], v3(xa.x[l], xa.y[l], xa.z[l]), v3(xb.x[l], xb.y[l], xb.z[l]), track,
+                              L, E);
+            continue;
+        }
         if (apart[l]) { /* the law ends the contact: no force this step */
             if (track) {
                 if (kt0[l] > 0) E->broken += e_brk[l];
@@ -245,7 +289,8 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
 }
 
 static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, int hi, const bool track,
-                                                        const bool periodic, grit_law_energy *E)
+                                                        const bool periodic, const grit_law_ctx *L,
+                                                        grit_law_energy *E)
 {
     int n_real = 0, q[4], nq = 0;
     const grit_pair *pair = s->c.pair;
@@ -283,7 +328,7 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
         }
         q[nq++] = k;
         if (nq < 4) continue;
-        n_real += group4(s, q, track, periodic, E);
+        n_real += group4(s, q, track, periodic, L, E);
         nq = 0;
     }
     for (int l = 0; l < nq; l++) n_real += scalar_any(s, q[l], track, periodic, E);
@@ -292,6 +337,7 @@ static inline __attribute__((always_inline)) int block(grit_scene *s, int lo, in
 
 int grit_ss_hertz_simd(grit_scene *s, int lo, int hi, bool track, grit_law_energy *E)
 {
-    if (s->cell) return block(s, lo, hi, track, true, E); /* periodic: one instance */
-    return track ? block(s, lo, hi, true, false, E) : block(s, lo, hi, false, false, E);
+    const grit_law_ctx L = grit_law_ctx_from(s);
+    if (s->cell) return block(s, lo, hi, track, true, &L, E); /* periodic: one instance */
+    return track ? block(s, lo, hi, true, false, &L, E) : block(s, lo, hi, false, false, &L, E);
 }

@@ -57,5 +57,9 @@ void grit_cp2_concretephys(const grit_scene *s, int mat_a, int mat_b, const grit
  * the layout of ext); tan_phi and restitution replaced by a pair override
  * where one is set. Zeroes the force and torque. */
 void grit_cp2_hertzphys(const grit_scene *s, int a, int b, const grit_cg2_out *o, grit_frictphys *p, double *ext);
+/* The rolling resistance model (GRIT_ROLLING_*) of the contacts between two
+ * HertzMats: the override's, else the materials' (one with none takes the
+ * other's, two different ones the first in the choice's order). */
+int grit_hertz_rolling_of(const grit_scene *s, int mat_a, int mat_b);
 
 #endif

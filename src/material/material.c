@@ -175,6 +175,12 @@ int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
         else if (def->law != 0) unused = "law", value = def->law;
     } else if (!isnan(def->restitution)) {
         unused = "restitution", value = def->restitution;
+    } else if (def->rolling != 0) {
+        unused = "rolling", value = def->rolling;
+    } else if (!isnan(def->mu_roll)) {
+        unused = "mu_roll", value = def->mu_roll;
+    } else if (!isnan(def->eta_roll)) {
+        unused = "eta_roll", value = def->eta_roll;
     }
     if (unused)
         return grit_fail(s, GRIT_EINVAL,
@@ -182,8 +188,8 @@ int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
                          "%s contacts (%s)",
                          mat_a, grit_material_class_name(s->mats[mat_a].type), mat_b,
                          grit_material_class_name(s->mats[mat_b].type), unused, value, grit_phys_name(phys),
-                         phys == GRIT_PHYS_HERTZPHYS ? "HertzPhys takes tan_phi and restitution"
-                                                     : "restitution is for HertzPhys contacts");
+                         phys == GRIT_PHYS_HERTZPHYS ? "HertzPhys takes tan_phi, restitution and rolling resistance"
+                                                     : "restitution and rolling resistance are for HertzPhys contacts");
     for (int k = 0; k < s->n_overrides; k++) {
         grit_pair_override *o = &s->overrides[k];
         if ((o->mat_a == mat_a && o->mat_b == mat_b) || (o->mat_a == mat_b && o->mat_b == mat_a)) {
