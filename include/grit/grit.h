@@ -16,6 +16,7 @@
 #include "grit/stl.h"
 #include "grit/cell.h"
 #include "grit/pack.h"
+#include "grit/inlet.h"
 #include "grit/stress.h"
 
 #endif

@@ -224,6 +224,7 @@ typedef enum grit_energy_kind {
     GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
     GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
     GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
+    GRIT_E_INLET,       /* minus the kinetic energy particles brought in by inlets (grit/inlet.h) */
     GRIT_E_COUNT
 } grit_energy_kind;
 

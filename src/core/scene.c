@@ -73,6 +73,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->ellipsoids);
     free(s->infcyls);
     free(s->rods);
+    free(s->inlets);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);

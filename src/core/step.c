@@ -7,6 +7,7 @@
 #include "contact/contact_loop.h"
 #include "core/cell_impl.h"
 #include "integrate/integrate.h"
+#include "core/storage.h"
 #include "material/material.h"
 
 static double now(void)
@@ -60,6 +61,10 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        if (s->n_inlets) { /* first, so that what they add is checked like any new particle */
+            int rc = grit_inlets_run(s);
+            if (rc) return rc;
+        }
         if (s->need_rebuild) { /* particles were added or moved by hand */
             int rc = grit_cg2_check_flat_pairs(s);
             if (rc) return rc;

@@ -25,5 +25,7 @@ void grit_contacts_copy(grit_contacts *dst, int i, const grit_contacts *src, int
 int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask);
 /* 0 if material `mat` exists, else GRIT_EINVAL with a message naming `what`. */
 int grit_check_material(grit_scene *s, const char *what, int mat);
+/* Run the inlets (core/inlet.c): insert what their rates ask for by now. */
+int grit_inlets_run(grit_scene *s);
 
 #endif
