@@ -2,7 +2,8 @@
  *
  * The spheres start on a jittered lattice above the floor (no overlaps,
  * deterministic for a seed), inside a container of walls (infinite planes)
- * or of facets (triangles, open top). Cundall damping and friction take the
+ * or of facets (triangles, open top), or an inlet pours them in from the
+ * top (fill=inlet). Cundall damping and friction take the
  * energy out; the defaults settle a 2000-sphere bed in well under a minute
  * on one core. */
 #include <math.h>
@@ -21,7 +22,11 @@
       "box of 5 walls (infinite planes) or of 10 facets (triangles), open at the top") \
     X(double, box_x, 0.05, "m", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "inner size of the box along x") \
     X(double, box_y, 0.05, "m", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "inner size of the box along y") \
-    X(int, seed, 1, "-", 0, 2147483647, 0, NULL, "random seed of the radii and the lattice jitter")
+    X(int, seed, 1, "-", 0, 2147483647, 0, NULL, "random seed of the radii and the lattice jitter") \
+    X(choice, fill, 0, "-", 0, 1, 0, "lattice|inlet", \
+      "lattice: every sphere placed at the start; inlet: poured in by an inlet at the top of the box (docs/inlets.md) " \
+      "until the mass of n spheres of the mean size is in") \
+    X(double, rate, 0.5, "kg/s", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "fill=inlet: the inlet's mass rate")
 /* clang-format on */
 
 typedef struct deposit_def {
@@ -92,6 +97,29 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     if (dep.container == 0 ? add_open_box(s, m, dep.box_x, dep.box_y, err, len)
                            : add_facets(s, m, 1.1 * top, err, len))
         return -1;
+    if (dep.fill == 1) { /* an inlet over the box, as tall as four lattice layers, below the top */
+        const double a = dep.radius * (1 - dep.spread), b = rmax;
+        const double r3 = b > a ? (b * b * b * b - a * a * a * a) / (4 * (b - a)) : a * a * a; /* mean r^3 */
+        grit_inlet_def in = grit_default_inlet_def();
+        in.region = GRIT_REGION_BOX;
+        in.lo = v3(0, 0, fmax(h, top - 4 * h));
+        in.hi = v3(dep.box_x, dep.box_y, top + h);
+        in.mass_rate = dep.rate;
+        in.max_mass = dep.n * 4.0 / 3.0 * M_PI * r3 * mat.density;
+        in.r_min = a;
+        in.r_max = b;
+        in.material = m;
+        in.seed = (uint64_t)dep.seed;
+        if (grit_add_inlet(s, &in) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+        /* no particle yet to choose the time step from: the p-wave estimate
+         * of the smallest sphere the inlet makes (unless dt is given) */
+        grit_scene_def sd = *grit_scene_get_def(s);
+        if (isnan(sd.dt)) {
+            sd.dt = sd.dt_safety * a * sqrt(mat.density / mat.young);
+            if (grit_scene_set_def(s, &sd)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+        }
+        return 0;
+    }
     uint64_t rng = (uint64_t)dep.seed;
     const double dx = dep.box_x / cx, dy = dep.box_y / cy;
     grit_sphere_def d = grit_default_sphere_def();

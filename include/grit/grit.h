@@ -18,6 +18,7 @@
 #include "grit/pack.h"
 #include "grit/uniax.h"
 #include "grit/calibrate.h"
+#include "grit/inlet.h"
 #include "grit/stress.h"
 
 #endif

@@ -1,7 +1,8 @@
 /* grit: contact laws (Law2) and their parameters.
  *
  * A contact's law is chosen by its two materials (material.h): the pair of
- * material types gives the contact's physics (FrictPhys, ConcretePhys), and
+ * material types gives the contact's physics (FrictPhys, ConcretePhys,
+ * HertzPhys), and
  * the law is the one the materials ask for among the laws that accept that
  * physics. Every law's parameters form one group, set per scene (as the
  * attributes of Woo's Law2 functors): grit_set_law_def / grit_get_law_def.
@@ -27,7 +28,8 @@
 /* Contact physics: what a material pair's Cp2 functor makes. */
 #define GRIT_PHYS_TYPES(X) \
     X(FRICTPHYS, "FrictPhys")   \
-    X(CONCRETEPHYS, "ConcretePhys")
+    X(CONCRETEPHYS, "ConcretePhys") \
+    X(HERTZPHYS, "HertzPhys")
 
 typedef enum grit_phys_type {
 #define GRIT_PHYS_ENUM(U, name) GRIT_PHYS_##U,
@@ -42,7 +44,8 @@ typedef enum grit_phys_type {
     X(IDEALELPL, idealelpl, FRICTPHYS, "Law2_L6Geom_FrictPhys_IdealElPl")      \
     X(LINEL6, linel6, FRICTPHYS, "Law2_L6Geom_FrictPhys_LinEl6")               \
     X(KUHN, kuhn, FRICTPHYS, "Law2_L6Geom_FrictPhys_Kuhn")                     \
-    X(CPM, cpm, CONCRETEPHYS, "Law2_L6Geom_ConcretePhys")
+    X(CPM, cpm, CONCRETEPHYS, "Law2_L6Geom_ConcretePhys")                     \
+    X(HERTZ, hertz, HERTZPHYS, "Law2_L6Geom_HertzPhys")
 
 typedef enum grit_law {
 #define GRIT_LAW_ENUM(U, l, phys, name) GRIT_LAW_##U,
@@ -110,6 +113,14 @@ typedef enum grit_law {
       "(only the applied stress is shifted)") \
     X(int, cohesive_steps, 10, "steps", -1, 2e9, 0, NULL, \
       "CPM: contacts made before this step are cohesive, later ones are not (-1: all are cohesive, 0: none)")
+
+#define GRIT_HERTZ_PARAMS(X) \
+    X(double, rayleigh_fraction, 0.2, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
+      "hertz: the critical time step of HertzMat particles as a fraction of their Rayleigh time (docs/hertz.md; " \
+      "the step taken is dt_safety times the critical one)") \
+    X(flag, limit_force, false, "-", 0, 1, 0, NULL, \
+      "hertz: the normal force never attracts (LIGGGHTS' limitForce): the dashpot's pull at the end of a contact is " \
+      "cut, and the restitution comes out above the prescribed one (0.33 for 0.2, docs/hertz.md)")
 /* clang-format on */
 
 typedef struct grit_idealelpl_def {
@@ -124,6 +135,9 @@ typedef struct grit_kuhn_def {
 typedef struct grit_cpm_def {
     GRIT_CPM_PARAMS(GRIT_PARAM_FIELD)
 } grit_cpm_def;
+typedef struct grit_hertz_def {
+    GRIT_HERTZ_PARAMS(GRIT_PARAM_FIELD)
+} grit_hertz_def;
 
 /* Values of the choices. */
 enum { GRIT_PLAST_BOOK_TRAPEZOID = 0, GRIT_PLAST_BOOK_RETURN = 1 };
@@ -134,10 +148,12 @@ grit_idealelpl_def grit_default_idealelpl_def(void);
 grit_linel6_def grit_default_linel6_def(void);
 grit_kuhn_def grit_default_kuhn_def(void);
 grit_cpm_def grit_default_cpm_def(void);
+grit_hertz_def grit_default_hertz_def(void);
 extern const grit_param_table grit_idealelpl_param_table;
 extern const grit_param_table grit_linel6_param_table;
 extern const grit_param_table grit_kuhn_param_table;
 extern const grit_param_table grit_cpm_param_table;
+extern const grit_param_table grit_hertz_param_table;
 
 /* Every law's parameters, as a scene holds them. */
 typedef struct grit_law_defs {

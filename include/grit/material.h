@@ -9,6 +9,9 @@
  *                                            of the two in GRIT_LAWS' order
  *   FrictMat    + ConcreteMat  FrictPhys     the FrictMat's law
  *   ConcreteMat + ConcreteMat  ConcretePhys  CPM (docs/concrete.md)
+ *   HertzMat    + HertzMat     HertzPhys     Hertz-Mindlin (docs/hertz.md)
+ *   HertzMat    + FrictMat or  FrictPhys     the FrictMat's law, from the
+ *                 ConcreteMat                FrictMat side of both
  *
  * so that concrete spheres between steel (FrictMat) platens, or a bed under
  * Kuhn's law in a hopper whose walls use the plain law, need no special
@@ -33,7 +36,8 @@
 /* X(UPPER, lower, Woo's class name) -- the order is kept in restart files. */
 #define GRIT_MATERIAL_TYPES(X)           \
     X(FRICTMAT, frictmat, "FrictMat")    \
-    X(CONCRETEMAT, concretemat, "ConcreteMat")
+    X(CONCRETEMAT, concretemat, "ConcreteMat") \
+    X(HERTZMAT, hertzmat, "HertzMat")
 
 typedef enum grit_material_type {
 #define GRIT_MAT_ENUM(U, l, name) GRIT_MAT_##U,
@@ -80,14 +84,41 @@ typedef enum grit_material_type {
     X(double, equiv_strain_shear, 0.0, "-", 0.0, INFINITY, 0, NULL, \
       "weight of the shear strain in the equivalent strain that drives damage (0: normal strain only)")
 
-/* Per-pair override of the contact parameters of FrictPhys contacts (Woo's
- * MatchMaker idea): every value that is not NaN replaces the one derived
- * from the two materials; `law` (when not auto) picks the law. */
+/* HertzMat: elastic spheres under the Hertz-Mindlin (no-slip) law
+ * (docs/hertz.md). Its FrictMat side (for contacts with FrictMats) has
+ * kt_div_kn = 2 (1 - poisson) / (2 - poisson), Mindlin's ratio. */
+#define GRIT_HERTZMAT_PARAMS(X) \
+    X(double, density, 2500.0, "kg/m^3", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "mass density") \
+    X(double, young, 7e10, "Pa", 0.0, INFINITY, GRIT_P_MIN_EXCL, NULL, "Young's modulus of the solid") \
+    X(double, poisson, 0.25, "-", -1.0, 0.5, GRIT_P_MIN_EXCL, NULL, "Poisson's ratio of the solid") \
+    X(double, tan_phi, 0.5, "-", 0.0, INFINITY, 0, NULL, "coefficient of (sliding) friction") \
+    X(double, restitution, 0.9, "-", 0.0, 1.0, 0, NULL, \
+      "coefficient of normal restitution, which sets the contacts' viscous damping (1: elastic)") \
+    X(choice, rolling, 0, "-", 0, 2, 0, "none|epsd|cdt", \
+      "rolling resistance: none, the elastic-plastic spring-dashpot (EPSD) or the constant directional torque " \
+      "(CDT) model (docs/hertz.md)") \
+    X(double, mu_roll, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "coefficient of rolling resistance: the largest rolling torque is mu_roll R* times the normal force") \
+    X(double, eta_roll, 0.3, "-", 0.0, INFINITY, 0, NULL, \
+      "EPSD: damping ratio of the rolling dashpot (of the critical damping of the rolling spring)")
+
+/* Per-pair override of the contact parameters (Woo's MatchMaker idea): every
+ * value that is not NaN replaces the one derived from the two materials;
+ * `law` (when not auto) picks the law. FrictPhys contacts take kn, kt,
+ * tan_phi, cn and law; HertzPhys contacts tan_phi, restitution and the
+ * rolling resistance (rolling, mu_roll, eta_roll). */
 #define GRIT_PAIR_PARAMS(X) \
     X(double, kn, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, "normal stiffness") \
     X(double, kt, NAN, "N/m", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "tangential stiffness") \
     X(double, tan_phi, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "friction coefficient") \
     X(double, cn, 0.0, "N s/m", 0.0, INFINITY, 0, NULL, "linear normal dashpot coefficient") \
+    X(double, restitution, NAN, "-", 0.0, 1.0, GRIT_P_NAN_OK, NULL, \
+      "coefficient of normal restitution (HertzPhys contacts)") \
+    X(choice, rolling, 0, "-", 0, 3, 0, "auto|none|epsd|cdt", \
+      "rolling resistance model (HertzPhys contacts); auto: from the materials") \
+    X(double, mu_roll, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, "coefficient of rolling resistance (HertzPhys)") \
+    X(double, eta_roll, NAN, "-", 0.0, INFINITY, GRIT_P_NAN_OK, NULL, \
+      "damping ratio of the EPSD rolling dashpot (HertzPhys)") \
     X(choice, law, 0, "-", 0, 3, 0, "auto|idealelpl|linel6|kuhn", \
       "law of the pair's contacts; auto: the one the materials name (the first in the list when they differ)")
 /* clang-format on */
@@ -98,17 +129,24 @@ typedef struct grit_frictmat_def {
 typedef struct grit_concretemat_def {
     GRIT_CONCRETEMAT_PARAMS(GRIT_PARAM_FIELD)
 } grit_concretemat_def;
+typedef struct grit_hertzmat_def {
+    GRIT_HERTZMAT_PARAMS(GRIT_PARAM_FIELD)
+} grit_hertzmat_def;
 typedef struct grit_pair_def {
     GRIT_PAIR_PARAMS(GRIT_PARAM_FIELD)
 } grit_pair_def;
 
 enum { GRIT_DAM_LAW_LINEAR = 0, GRIT_DAM_LAW_EXP = 1 };
+/* HertzMat rolling; a pair override's choice is this + 1 (0: auto) */
+enum { GRIT_ROLLING_NONE = 0, GRIT_ROLLING_EPSD = 1, GRIT_ROLLING_CDT = 2 };
 
 grit_frictmat_def grit_default_frictmat_def(void);
 grit_concretemat_def grit_default_concretemat_def(void);
+grit_hertzmat_def grit_default_hertzmat_def(void);
 grit_pair_def grit_default_pair_def(void);
 extern const grit_param_table grit_frictmat_param_table;
 extern const grit_param_table grit_concretemat_param_table;
+extern const grit_param_table grit_hertzmat_param_table;
 extern const grit_param_table grit_pair_param_table;
 
 /* Material type `type`'s names ("frictmat", "FrictMat") and parameter table

@@ -166,12 +166,15 @@ const grit_scene_def *grit_scene_get_def(const grit_scene *s);
 int grit_add_material(grit_scene *s, int type, const void *def);
 int grit_add_frictmat(grit_scene *s, const grit_frictmat_def *def);
 int grit_add_concretemat(grit_scene *s, const grit_concretemat_def *def);
+int grit_add_hertzmat(grit_scene *s, const grit_hertzmat_def *def);
 /* The type of material `mat` (or a negative status), and a copy of its
  * definition into def (size: sizeof its grit_<type>_def). */
 int grit_get_material_type(const grit_scene *s, int mat);
 int grit_get_material(const grit_scene *s, int mat, void *def, size_t size);
 /* Override the FrictPhys parameters or the law of the contacts between two
- * materials (between steps; contacts take the new law at the next step). */
+ * materials, or the HertzPhys friction and restitution (grit_pair_def;
+ * between steps; contacts take the new law at the next step, new
+ * parameters when they are made). */
 int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def);
 /* The law (grit_law) of contacts between materials a and b. */
 int grit_pair_law(const grit_scene *s, int mat_a, int mat_b);
@@ -230,10 +233,11 @@ typedef enum grit_energy_kind {
     GRIT_E_GRAV,        /* work against gravity (gain of potential energy) */
     GRIT_E_PLAST,       /* frictional (plastic) dissipation, and the concrete model's plasticity */
     GRIT_E_NONVISC,     /* Cundall non-viscous damping */
-    GRIT_E_VISC,        /* linear normal dashpot */
+    GRIT_E_VISC,        /* dashpots: the linear normal one, the hertz law's */
     GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
     GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
     GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
+    GRIT_E_INLET,       /* minus the kinetic energy particles brought in by inlets (grit/inlet.h) */
     GRIT_E_COUNT
 } grit_energy_kind;
 

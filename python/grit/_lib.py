@@ -32,6 +32,18 @@ class Vec3(ctypes.Structure):
         return (self.x, self.y, self.z)
 
 
+class InletDef(ctypes.Structure):  # grit/inlet.h
+    _fields_ = [("region", c_int), ("lo", Vec3), ("hi", Vec3), ("center", Vec3), ("radius", c_double),
+                ("height", c_double), ("mass_rate", c_double), ("max_mass", c_double), ("t_start", c_double),
+                ("n_sizes", c_int), ("r_min", c_double), ("r_max", c_double), ("sizes", c_double * 8),
+                ("mass_frac", c_double * 8), ("material", c_int), ("vel", Vec3), ("seed", ctypes.c_uint64),
+                ("max_attempts", c_int)]
+
+
+class InletInfo(ctypes.Structure):
+    _fields_ = [("mass", c_double), ("count", c_long), ("failed", c_long), ("energy", c_double), ("waiting", c_int)]
+
+
 class Quat(ctypes.Structure):
     _fields_ = [("w", c_double), ("x", c_double), ("y", c_double), ("z", c_double)]
 
@@ -207,6 +219,11 @@ PROTOTYPES = {
     "grit_default_wall_def": (WallDef, []),
     "grit_default_facet_def": (FacetDef, []),
     "grit_particle_count": (c_int, [S]),
+    # inlets
+    "grit_default_inlet_def": (InletDef, []),
+    "grit_add_inlet": (c_int, [S, POINTER(InletDef)]),
+    "grit_inlet_count": (c_int, [S]),
+    "grit_inlet_get": (c_int, [S, c_int, POINTER(InletDef), POINTER(InletInfo)]),
     # stepping
     "grit_step": (c_int, [S, c_long]),
     "grit_step_count": (c_long, [S]),

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _lib
 from . import cell as _cell
+from . import inlet as _inlet
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
@@ -418,6 +419,24 @@ class Scene:
             object.__setattr__(self, "_chunk", min(self._chunk * 2, 1 << 30))
         elif seconds > 0.2 and self._chunk > 1:
             object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
+
+    # -- inlets (grit/inlet.py)
+    def add_inlet(self, region="box", *, mass_rate, radii=None, sizes=None, mat=None, lo=None, hi=None, center=None,
+                  radius=None, height=None, vel=(0.0, 0.0, 0.0), max_mass=None, t_start=None, seed=1,
+                  max_attempts=50):
+        """Insert spheres at `mass_rate` [kg/s] into a region: ``region="box"`` with corners `lo`, `hi`, or
+        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`; whole spheres stay
+        inside. Radii uniform in ``radii=(r_min, r_max)`` or from ``sizes=[(radius, mass fraction), ...]``
+        (up to 8). Each sphere goes where it overlaps nothing, with velocity `vel`; the inlet stops after
+        `max_mass` [kg], starts at `t_start` [s] (default: now). Returns a grit.inlet.Inlet (docs/inlets.md)."""
+        d = _inlet.make_def(region, lo, hi, center, radius, height, mass_rate, radii, sizes, self._material_for(mat),
+                            vel, max_mass, t_start, seed, max_attempts)
+        return _inlet.Inlet(self, self._check(_LIB.grit_add_inlet(self._p(), d)))
+
+    @property
+    def inlets(self):
+        """The scene's inlets (a list of grit.inlet.Inlet)."""
+        return [_inlet.Inlet(self, k) for k in range(_LIB.grit_inlet_count(self._p()))]
 
     # -- periodic cell and stress (grit/cell.py)
     @property

@@ -18,6 +18,8 @@ OUTPUTS = {
                   "hopper-vtk/shapes.pvd"],
     "periodic_shear.py": ["periodic-shear.csv", "periodic-shear.png"],
     "concrete_law_test.py": ["concrete-yield-surface.png", "concrete-cycles.png", "concrete-cycles.csv"],
+    "chung_ooi.py": ["chung-ooi.png", "chung-ooi.csv"],
+    "heap_rolling.py": ["heap-rolling.png", "heap-rolling.csv"],
 }
 
 

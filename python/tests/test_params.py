@@ -26,7 +26,9 @@ def header_params(macro):
                                              ("GRIT_LINEL6_PARAMS", "linel6", "Scene"),
                                              ("GRIT_KUHN_PARAMS", "kuhn", "Scene"),
                                              ("GRIT_CONCRETEMAT_PARAMS", "concretemat", "ConcreteMat"),
-                                             ("GRIT_CPM_PARAMS", "cpm", "Scene")])
+                                             ("GRIT_CPM_PARAMS", "cpm", "Scene"),
+                                             ("GRIT_HERTZMAT_PARAMS", "hertzmat", "HertzMat"),
+                                             ("GRIT_HERTZ_PARAMS", "hertz", "Scene")])
 def test_every_declared_parameter_is_exported(macro, group, cls):
     names = header_params(macro)
     assert names, macro

@@ -11,6 +11,7 @@
 #include "cg2/all.h"
 #include "contact/contact_block.h"
 #include "contact/ss_cpm_simd.h"
+#include "contact/ss_hertz_simd.h"
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
@@ -30,9 +31,15 @@ int grit_contact_prepare(grit_scene *s)
     /* the largest state of the laws in use (a scene without materials has
      * no contacts) */
     int n = s->c.ext_n;
-    for (int k = 0; k < s->pair_table_n * s->pair_table_n; k++)
-        if (s->pair_table[k].phys != GRIT_PHYS_NONE && law_ext_n[s->pair_table[k].law] > n)
-            n = law_ext_n[s->pair_table[k].law];
+    for (int k = 0; k < s->pair_table_n * s->pair_table_n; k++) {
+        if (s->pair_table[k].phys == GRIT_PHYS_NONE) continue;
+        int need = law_ext_n[s->pair_table[k].law];
+        /* hertz contacts without rolling resistance keep to one cache line */
+        if (s->pair_table[k].law == GRIT_LAW_HERTZ &&
+            grit_hertz_rolling_of(s, k / s->pair_table_n, k % s->pair_table_n) == GRIT_ROLLING_NONE)
+            need = GRIT_HERTZ_HOT_N;
+        if (need > n) n = need;
+    }
     if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of the contact laws");
     return GRIT_OK;
@@ -71,6 +78,7 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
         if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_HERTZ) return grit_ss_hertz_simd(s, lo, hi, track, E);
     }
     switch (kind) {
 #define CASE(K, fn, A, B, name) \

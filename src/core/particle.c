@@ -41,6 +41,9 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
         for (int k = s->id_cap; k < cap; k++) s->id2idx[k] = -1; /* ids not handed out yet */
         s->id_cap = cap;
     }
+    /* a relative Verlet distance resolved while no particle had a size (an
+     * inlet's scene starts with walls only) is resolved again */
+    if (s->verlet_dist == 0 && s->def.verlet_dist < 0) s->verlet_dist = NAN;
     int i = b->n++;
     s->gen_bodies++; /* the arrays may have moved and have one more row */
     s->id2idx[id] = i;

@@ -73,6 +73,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->ellipsoids);
     free(s->infcyls);
     free(s->rods);
+    free(s->inlets);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);
@@ -157,7 +158,8 @@ int grit_contacts_reserve(grit_contacts *c, int cap)
     if (cap <= c->cap) return 0;
     if (GROW(c->pair, cap) || GROW64(c->geom, c->n, cap) || GROW64(c->phys, c->n, cap) || GROW(c->cold, cap))
         return -1;
-    if (c->ext_n > 0 && grit_grow((void **)&c->ext, sizeof(double) * (size_t)c->ext_n, cap)) return -1;
+    /* on a cache line: a law's hot state (hertz: 8 doubles) is then one line */
+    if (c->ext_n > 0 && grit_grow_aligned((void **)&c->ext, sizeof(double) * (size_t)c->ext_n, c->n, cap)) return -1;
     c->cap = cap;
     return 0;
 }
@@ -166,8 +168,9 @@ int grit_contacts_set_ext_n(grit_contacts *c, int n)
 {
     double *e = NULL;
     if (n > 0 && c->cap > 0) {
-        e = malloc(sizeof(double) * (size_t)n * (size_t)c->cap);
-        if (!e) return -1;
+        void *mem = NULL;
+        if (posix_memalign(&mem, 64, sizeof(double) * (size_t)n * (size_t)c->cap)) return -1;
+        e = mem;
         const int keep = c->ext && c->ext_n < n ? c->ext_n : (c->ext ? n : 0);
         for (size_t i = 0; i < (size_t)c->cap; i++)
             for (int q = 0; q < n; q++) e[i * (size_t)n + (size_t)q] = q < keep ? c->ext[i * (size_t)c->ext_n + (size_t)q] : NAN;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "grit/scene.h"
+#include "grit/inlet.h"
 
 /* ---------------------------------------------------------------- particles */
 typedef struct grit_posr {
@@ -194,6 +195,17 @@ typedef struct grit_pair_override {
  * tagged section or array record), or a restarted run silently diverges;
  * test_restart compares a restarted run with an uninterrupted one bit for
  * bit. */
+/* An inlet (core/inlet.c): its definition and what it did, with its random
+ * stream and the radius it drew for the particle it has still to place. */
+typedef struct grit_inlet_state {
+    grit_inlet_def def;
+    double mass, energy; /* inserted mass, kinetic energy brought in */
+    long count, failed;
+    uint64_t rng;
+    double next_r; /* 0: none drawn */
+    int waiting;
+} grit_inlet_state;
+
 struct grit_scene {
     grit_scene_def def;
     grit_bodies b;
@@ -233,6 +245,9 @@ struct grit_scene {
     double time;
     double dt; /* current step (resolved from def.dt) */
     bool dt_check; /* something that may lower the critical step changed: check dt again */
+
+    grit_inlet_state *inlets; /* run at the start of every step */
+    int n_inlets, cap_inlets;
 
     /* energy */
     double energy[GRIT_E_COUNT];

@@ -11,6 +11,7 @@
 #include "core/health.h"
 #include "core/validate.h"
 #include "integrate/integrate.h"
+#include "core/storage.h"
 #include "material/material.h"
 
 static double now(void)
@@ -35,8 +36,9 @@ static int planned_dt(grit_scene *s, double *dt)
         *dt = s->def.dt_safety * crit;
     } else if (s->dt > crit) {
         return grit_fail(s, GRIT_EINVAL,
-                         "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), or "
-                         "sqrt(3m/8kn) for pair overrides); use dt <= %g s, or dt=nan for %g x critical",
+                         "parameter 'dt' = %g s exceeds the critical time step %g s (p-wave r/sqrt(E/rho), "
+                         "sqrt(3m/8kn) for pair overrides, rayleigh_fraction of the Rayleigh time for Hertz "
+                         "contacts); use dt <= %g s, or dt=nan for %g x critical",
                          s->dt, crit, crit, s->def.dt_safety);
     }
     return GRIT_OK;
@@ -63,6 +65,10 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        if (s->n_inlets) { /* first, so that what they add is checked like any new particle */
+            int rc = grit_inlets_run(s);
+            if (rc) return rc;
+        }
         if (s->need_rebuild) { /* particles were added or moved by hand */
             int rc = grit_cg2_check_flat_pairs(s);
             if (rc) return rc;

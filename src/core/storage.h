@@ -29,5 +29,7 @@ int grit_reserve_bodies(grit_scene *s, int more);
 int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, uint32_t mask);
 /* 0 if material `mat` exists, else GRIT_EINVAL with a message naming `what`. */
 int grit_check_material(grit_scene *s, const char *what, int mat);
+/* Run the inlets (core/inlet.c): insert what their rates ask for by now. */
+int grit_inlets_run(grit_scene *s);
 
 #endif

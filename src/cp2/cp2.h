@@ -15,7 +15,10 @@
 #define GRIT_CP2_LIST(X)                     \
     X(FRICTMAT, FRICTMAT, FRICTPHYS)         \
     X(FRICTMAT, CONCRETEMAT, FRICTPHYS)      \
-    X(CONCRETEMAT, CONCRETEMAT, CONCRETEPHYS)
+    X(CONCRETEMAT, CONCRETEMAT, CONCRETEPHYS) \
+    X(HERTZMAT, HERTZMAT, HERTZPHYS)         \
+    X(FRICTMAT, HERTZMAT, FRICTPHYS)         \
+    X(CONCRETEMAT, HERTZMAT, FRICTPHYS)
 
 /* Physics of each pair of material types, generated from the list: 0 for
  * no functor, else the grit_phys_type + 1. */
@@ -34,6 +37,8 @@ int grit_cp2_find(const uint8_t table[GRIT_MAT_COUNT][GRIT_MAT_COUNT], int ta, i
  * Zeroes the force and torque. */
 void grit_cp2_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_contact_cold *cold,
                         grit_frictphys *p);
+/* The scene's friction_rule applied to two friction coefficients. */
+double grit_cp2_combine_friction(int rule, double a, double b);
 
 /* Cp2_ConcreteMat_ConcretePhys (docs/concrete.md): the constants of every
  * pair of ConcreteMats, combined once when the materials change (one
@@ -45,5 +50,16 @@ int grit_cp2_prepare(grit_scene *s);
  * initial state of the CPM law (law2/cpm.h: the layout of ext). */
 void grit_cp2_concretephys(const grit_scene *s, int mat_a, int mat_b, const grit_cg2_out *o,
                            grit_contact_cold *cold, grit_frictphys *p, double *ext);
+
+/* Cp2_HertzMat_HertzPhys (docs/hertz.md): the constants of a Hertz-Mindlin
+ * contact between particles a and b (internal indices) from their
+ * HertzMats, masses and the curvature radii the geometry gives (law2/hertz.h:
+ * the layout of ext); tan_phi and restitution replaced by a pair override
+ * where one is set. Zeroes the force and torque. */
+void grit_cp2_hertzphys(const grit_scene *s, int a, int b, const grit_cg2_out *o, grit_frictphys *p, double *ext);
+/* The rolling resistance model (GRIT_ROLLING_*) of the contacts between two
+ * HertzMats: the override's, else the materials' (one with none takes the
+ * other's, two different ones the first in the choice's order). */
+int grit_hertz_rolling_of(const grit_scene *s, int mat_a, int mat_b);
 
 #endif

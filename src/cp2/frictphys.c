@@ -5,7 +5,7 @@
 
 /* The scene's friction_rule (Woo's MatchMaker fallback algorithms). min is
  * Woo's default: a frictionless material makes all its contacts frictionless. */
-static double combine_friction(int rule, double a, double b)
+double grit_cp2_combine_friction(int rule, double a, double b)
 {
     switch (rule) {
     case GRIT_FRICTION_AVG: return 0.5 * (a + b);
@@ -25,7 +25,7 @@ void grit_cp2_frictphys(const grit_scene *s, int mat_a, int mat_b, const grit_co
     double k1 = m1->young * A / cold->lens[0], k2 = m2->young * A / cold->lens[1];
     double kn = 1.0 / (1.0 / k1 + 1.0 / k2);
     double ratio = 0.5 * (m1->kt_div_kn + m2->kt_div_kn);
-    double tan_phi = combine_friction(s->def.friction_rule, m1->tan_phi, m2->tan_phi);
+    double tan_phi = grit_cp2_combine_friction(s->def.friction_rule, m1->tan_phi, m2->tan_phi);
     double cn = 0.0, kt = NAN;
     int k = grit_matpair_of(s, mat_a, mat_b)->override;
     if (k >= 0) {

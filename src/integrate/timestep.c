@@ -14,7 +14,12 @@
  * E pi r / 2 equals kn, so both estimates keep the same margin for a
  * particle with many contacts (about 5 springs in parallel per direction).
  * The single-spring limit sqrt(2 m / kn) has no such margin: a chain of
- * spheres (two contacts each, limit sqrt(m / kn)) explodes at 0.9 of it. */
+ * spheres (two contacts each, limit sqrt(m / kn)) explodes at 0.9 of it.
+ *
+ * Hertz contacts (two HertzMats) stiffen with the overlap, so no stiffness
+ * bounds them; their estimate is the customary fraction (rayleigh_fraction,
+ * 0.2) of the Rayleigh time, which is about the p-wave step of the same
+ * material (docs/hertz.md, "Time step"). */
 #include <stdlib.h>
 
 #include "integrate/integrate.h"
@@ -27,16 +32,20 @@ double grit_critical_dt(const grit_scene *s)
     /* per material: does it meet a material without a kn override (p-wave
      * applies), and the largest overridden kn it can meet */
     bool *pwave = calloc((size_t)(nm > 0 ? nm : 1), sizeof *pwave);
+    bool *rayleigh = calloc((size_t)(nm > 0 ? nm : 1), sizeof *rayleigh);
     double *kmax = calloc((size_t)(nm > 0 ? nm : 1), sizeof *kmax);
-    if (!pwave || !kmax) {
+    if (!pwave || !rayleigh || !kmax) {
         free(pwave);
+        free(rayleigh);
         free(kmax);
         return 0.0;
     }
     for (int a = 0; a < nm; a++)
         for (int b = 0; b < nm; b++) {
-            int k = grit_matpair_of(s, a, b)->override;
-            if (k >= 0 && !isnan(s->overrides[k].def.kn)) kmax[a] = fmax(kmax[a], s->overrides[k].def.kn);
+            const grit_matpair *e = grit_matpair_of(s, a, b);
+            int k = e->override;
+            if (e->phys == GRIT_PHYS_HERTZPHYS) rayleigh[a] = true; /* two HertzMats: Hertz contacts */
+            else if (k >= 0 && !isnan(s->overrides[k].def.kn)) kmax[a] = fmax(kmax[a], s->overrides[k].def.kn);
             else pwave[a] = true;
         }
     double dt = INFINITY;
@@ -49,6 +58,8 @@ double grit_critical_dt(const grit_scene *s)
             const grit_frict_params fm = grit_material_frict(s, m);
             dt = fmin(dt, r / sqrt(fm.young / fm.density));
         }
+        if (rayleigh[m] && r > 0)
+            dt = fmin(dt, s->laws.hertz.rayleigh_fraction * grit_hertzmat_rayleigh_time(&s->mats[m].u.hertzmat, r));
         if (kmax[m] > 0) {
             const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];
             const double meff = sc->eff_mass ? sc->eff_mass(s, i) : mi.m;
@@ -56,6 +67,7 @@ double grit_critical_dt(const grit_scene *s)
         }
     }
     free(pwave);
+    free(rayleigh);
     free(kmax);
     return dt;
 }

@@ -272,6 +272,36 @@ static void sec_cell(sink *k, const grit_scene *s)
     PUT_ARRAY(k, "pbox", box, nb);
 }
 
+/* The inlets (grit/inlet.h): definition, record, random stream, the radius
+ * drawn for the particle still to place (version 4 on). */
+static void sec_inlets(sink *k, const grit_scene *s)
+{
+    put_u32(k, (uint32_t)s->n_inlets);
+    for (int i = 0; i < s->n_inlets; i++) {
+        const grit_inlet_state *q = &s->inlets[i];
+        const grit_inlet_def *d = &q->def;
+        put_i32(k, d->region);
+        const double v[] = {d->lo.x,     d->lo.y,     d->lo.z,     d->hi.x,      d->hi.y,      d->hi.z,
+                            d->center.x, d->center.y, d->center.z, d->radius,    d->height,    d->mass_rate,
+                            d->max_mass, d->t_start,  d->r_min,    d->r_max,     d->vel.x,     d->vel.y,
+                            d->vel.z};
+        for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_f64(k, v[j]);
+        put_i32(k, d->n_sizes);
+        for (int j = 0; j < GRIT_INLET_MAX_SIZES; j++) put_f64(k, d->sizes[j]);
+        for (int j = 0; j < GRIT_INLET_MAX_SIZES; j++) put_f64(k, d->mass_frac[j]);
+        put_i32(k, d->material);
+        put_i64(k, (int64_t)d->seed);
+        put_i32(k, d->max_attempts);
+        put_f64(k, q->mass);
+        put_f64(k, q->energy);
+        put_i64(k, q->count);
+        put_i64(k, q->failed);
+        put_i64(k, (int64_t)q->rng);
+        put_f64(k, q->next_r);
+        put_u8(k, (uint8_t)q->waiting);
+    }
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
@@ -279,6 +309,7 @@ static const struct {
     {"SCEN", sec_scene},  {"MATS", sec_materials}, {"PAIR", sec_pairs},    {"LAWS", sec_laws}, {"STEP", sec_step},
     {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
     {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate}, {"CELL", sec_cell},
+    {"INLT", sec_inlets},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

@@ -746,6 +746,48 @@ static int load_scene(loader *L)
     return L->s ? 0 : fail(L, "%s", grit_create_error());
 }
 
+static int load_inlets(loader *L)
+{
+    grit_scene *s = L->s;
+    const uint32_t n = get_u32(L);
+    if (n > 1u << 16) return fail(L, "section INLT: %u inlets", n);
+    for (uint32_t i = 0; i < n && !L->msg[0]; i++) {
+        grit_inlet_def d = grit_default_inlet_def();
+        d.region = (int32_t)get_u32(L);
+        double v[19];
+        for (int j = 0; j < 19; j++) v[j] = get_f64(L);
+        d.lo = v3(v[0], v[1], v[2]);
+        d.hi = v3(v[3], v[4], v[5]);
+        d.center = v3(v[6], v[7], v[8]);
+        d.radius = v[9];
+        d.height = v[10];
+        d.mass_rate = v[11];
+        d.max_mass = v[12];
+        d.t_start = v[13];
+        d.r_min = v[14];
+        d.r_max = v[15];
+        d.vel = v3(v[16], v[17], v[18]);
+        d.n_sizes = (int32_t)get_u32(L);
+        for (int j = 0; j < GRIT_INLET_MAX_SIZES; j++) d.sizes[j] = get_f64(L);
+        for (int j = 0; j < GRIT_INLET_MAX_SIZES; j++) d.mass_frac[j] = get_f64(L);
+        d.material = (int32_t)get_u32(L);
+        d.seed = (uint64_t)get_i64(L);
+        d.max_attempts = (int32_t)get_u32(L);
+        if (L->msg[0]) break;
+        const int k = grit_add_inlet(s, &d);
+        if (k < 0) return fail(L, "section INLT: inlet %u: %s", i, grit_last_error(s));
+        grit_inlet_state *q = &s->inlets[k];
+        q->mass = get_f64(L);
+        q->energy = get_f64(L);
+        q->count = get_i64(L);
+        q->failed = get_i64(L);
+        q->rng = (uint64_t)get_i64(L);
+        q->next_r = get_f64(L);
+        q->waiting = get_u8(L);
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------ driver */
 typedef struct section {
     char tag[5];
@@ -902,6 +944,7 @@ grit_scene *grit_scene_load(const char *path)
         {"SHAP", load_shapes, 0, UINT64_MAX, 0},     {"BODY", load_bodies, 0, UINT64_MAX, 0},
         {"CONT", load_contacts, 0, UINT64_MAX, 0},   {"LOC6", load_local6, 0, UINT64_MAX, 0},
         {"BPST", load_bpstate, 0, UINT64_MAX, 0},    {"CELL", load_cell, 0, UINT64_MAX, 2},
+        {"INLT", load_inlets, 0, UINT64_MAX, 4},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");

@@ -19,6 +19,10 @@
 #include "law2/cpm_math.h"
 #include "law2/kuhn_math.h"
 
+/* ext doubles of a hertz contact with rolling resistance (law2/hertz.h);
+ * without it, in a scene where no pair rolls, the first 8 suffice */
+enum { GRIT_HERTZ_ROLL_EXT_N = 16 };
+
 typedef struct grit_law_ctx {
     double dt;
     long step;
@@ -29,6 +33,8 @@ typedef struct grit_law_ctx {
     grit_cpm_opts cpm;                    /* the CPM law's parameters */
     const grit_cpm_phys *cpm_phys;        /* ConcretePhys constants per material pair */
     int cpm_ref_length;                   /* GRIT_REF_LENGTH_* */
+    bool hertz_limit_force;               /* the hertz law's normal force never attracts */
+    bool hertz_roll;                      /* the hertz law's contacts hold rolling resistance (ext's second line) */
 } grit_law_ctx;
 
 /* Energy increments of one contact-loop pass (summed serially, so the
@@ -71,7 +77,9 @@ static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
                                    .work = ku->kuhn_work},
                           .cpm = grit_cpm_opts_from(&s->laws.cpm),
                           .cpm_phys = s->cpm_phys,
-                          .cpm_ref_length = s->laws.cpm.ref_length};
+                          .cpm_ref_length = s->laws.cpm.ref_length,
+                          .hertz_limit_force = s->laws.hertz.limit_force,
+                          .hertz_roll = s->c.ext_n >= GRIT_HERTZ_ROLL_EXT_N};
 }
 
 /* The create_<law> of the laws of FrictPhys: Cp2_FrictMat_FrictPhys. */

@@ -18,6 +18,7 @@ GRIT_LAWS(DEFAULT_FN)
 #define L_INFO_LINEL6(...) GRIT_PARAM_INFO(grit_linel6_def, __VA_ARGS__)
 #define L_INFO_KUHN(...) GRIT_PARAM_INFO(grit_kuhn_def, __VA_ARGS__)
 #define L_INFO_CPM(...) GRIT_PARAM_INFO(grit_cpm_def, __VA_ARGS__)
+#define L_INFO_HERTZ(...) GRIT_PARAM_INFO(grit_hertz_def, __VA_ARGS__)
 GRIT_LAWS(TABLE)
 #undef TABLE
 

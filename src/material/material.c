@@ -146,6 +146,11 @@ int grit_add_concretemat(grit_scene *s, const grit_concretemat_def *def)
     return grit_add_material(s, GRIT_MAT_CONCRETEMAT, def);
 }
 
+int grit_add_hertzmat(grit_scene *s, const grit_hertzmat_def *def)
+{
+    return grit_add_material(s, GRIT_MAT_HERTZMAT, def);
+}
+
 int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
 {
     if (mat_a < 0 || mat_a >= s->n_mats || mat_b < 0 || mat_b >= s->n_mats)
@@ -153,13 +158,38 @@ int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def)
                          s->n_mats);
     if (grit_param_validate(&grit_pair_param_table, def, s->err, sizeof s->err)) return GRIT_EINVAL;
     const int phys = grit_matpair_of(s, mat_a, mat_b)->phys;
-    if (phys != GRIT_PHYS_FRICTPHYS)
+    if (phys != GRIT_PHYS_FRICTPHYS && phys != GRIT_PHYS_HERTZPHYS)
         return grit_fail(s, GRIT_EINVAL,
                          "pair override of materials %d (%s) and %d (%s): their contacts are %s, overrides apply to "
-                         "FrictPhys contacts",
+                         "FrictPhys and HertzPhys contacts",
                          mat_a, grit_material_class_name(s->mats[mat_a].type), mat_b,
                          grit_material_class_name(s->mats[mat_b].type),
                          phys == GRIT_PHYS_NONE ? "impossible (no physics functor)" : grit_phys_name(phys));
+    /* a parameter the pair's physics has no use for is an error, not ignored */
+    const char *unused = NULL;
+    double value = 0;
+    if (phys == GRIT_PHYS_HERTZPHYS) {
+        if (!isnan(def->kn)) unused = "kn", value = def->kn;
+        else if (!isnan(def->kt)) unused = "kt", value = def->kt;
+        else if (def->cn != 0) unused = "cn", value = def->cn;
+        else if (def->law != 0) unused = "law", value = def->law;
+    } else if (!isnan(def->restitution)) {
+        unused = "restitution", value = def->restitution;
+    } else if (def->rolling != 0) {
+        unused = "rolling", value = def->rolling;
+    } else if (!isnan(def->mu_roll)) {
+        unused = "mu_roll", value = def->mu_roll;
+    } else if (!isnan(def->eta_roll)) {
+        unused = "eta_roll", value = def->eta_roll;
+    }
+    if (unused)
+        return grit_fail(s, GRIT_EINVAL,
+                         "pair override of materials %d (%s) and %d (%s): parameter '%s' = %g does not apply to their "
+                         "%s contacts (%s)",
+                         mat_a, grit_material_class_name(s->mats[mat_a].type), mat_b,
+                         grit_material_class_name(s->mats[mat_b].type), unused, value, grit_phys_name(phys),
+                         phys == GRIT_PHYS_HERTZPHYS ? "HertzPhys takes tan_phi, restitution and rolling resistance"
+                                                     : "restitution and rolling resistance are for HertzPhys contacts");
     for (int k = 0; k < s->n_overrides; k++) {
         grit_pair_override *o = &s->overrides[k];
         if ((o->mat_a == mat_a && o->mat_b == mat_b) || (o->mat_a == mat_b && o->mat_b == mat_a)) {

@@ -2,7 +2,7 @@
  * material, and the resolved table of what each pair of materials makes
  * of a contact (grit/material.h says what the user sees).
  *
- * One file per type (frictmat.c, concretemat.c) defines the
+ * One file per type (frictmat.c, concretemat.c, hertzmat.c) defines the
  * grit_<type>_material class that GRIT_MATERIAL_TYPES puts in
  * grit_material_classes. */
 #ifndef GRIT_MATERIAL_IMPL_H
@@ -45,6 +45,11 @@ static inline const grit_matpair *grit_matpair_of(const grit_scene *s, int mat_a
 {
     return &s->pair_table[mat_a * s->pair_table_n + mat_b];
 }
+
+/* The Rayleigh time pi r sqrt(rho / G) / (0.1631 nu + 0.8766) of a particle
+ * of radius r: the time a surface wave takes across its half circumference,
+ * the usual critical step of Hertz contacts (docs/hertz.md). */
+double grit_hertzmat_rayleigh_time(const grit_hertzmat_def *d, double r);
 
 /* Checks that can only be made before a step: every pair of materials in
  * use has a physics functor, and the laws in use have valid parameters (a

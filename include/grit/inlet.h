@@ -1,0 +1,55 @@
+/* grit public API: particle inlets (docs/inlets.md).
+ *
+ * An inlet inserts spheres into a region (a box, or an upright cylinder) at
+ * a mass rate, with radii drawn from a size distribution (a uniform range,
+ * or up to GRIT_INLET_MAX_SIZES radii with their mass fractions), each at a
+ * random place where it overlaps nothing. It runs at the start of every
+ * step; the particles it adds are ordinary particles. The kinetic energy
+ * they bring is booked (negative) in the energy entry `inlet`, so that the
+ * balance stays closed. Its random stream and its record are saved in
+ * restart files: a continued run inserts the same particles. */
+#ifndef GRIT_INLET_H
+#define GRIT_INLET_H
+
+#include <stdint.h>
+
+#include "grit/scene.h"
+
+enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1 };
+enum { GRIT_INLET_MAX_SIZES = 8 };
+
+typedef struct grit_inlet_def {
+    int region;               /* GRIT_REGION_* */
+    grit_vec3 lo, hi;         /* box: its corners (particle centres stay inside) */
+    grit_vec3 center;         /* cylinder: the centre of its bottom face; its axis is z */
+    double radius, height;    /* cylinder: radius and height (particle centres stay inside) */
+    double mass_rate;         /* kg/s */
+    double max_mass;          /* stop after inserting this much (INFINITY: never) */
+    double t_start;           /* the scene time it starts at (NAN: the time it is added) */
+    int n_sizes;              /* 0: radii uniform in [r_min, r_max] by number */
+    double r_min, r_max;      /* m */
+    double sizes[GRIT_INLET_MAX_SIZES];     /* radii (m) */
+    double mass_frac[GRIT_INLET_MAX_SIZES]; /* their shares of the mass (normalised) */
+    int material;
+    grit_vec3 vel;            /* initial velocity of the particles */
+    uint64_t seed;            /* of the inlet's random stream */
+    int max_attempts;         /* places tried per particle and step before it waits for the next step */
+} grit_inlet_def;
+
+grit_inlet_def grit_default_inlet_def(void);
+
+/* What an inlet did so far. */
+typedef struct grit_inlet_info {
+    double mass;     /* inserted mass, kg */
+    long count;      /* inserted particles */
+    long failed;     /* places tried that overlapped something */
+    double energy;   /* kinetic energy brought in, J */
+    int waiting;     /* 1: the region was too full this step; the particle waits */
+} grit_inlet_info;
+
+/* Add an inlet; returns its index (>= 0) or a negative GRIT_E* code. */
+int grit_add_inlet(grit_scene *s, const grit_inlet_def *d);
+int grit_inlet_count(const grit_scene *s);
+int grit_inlet_get(const grit_scene *s, int k, grit_inlet_def *def, grit_inlet_info *info);
+
+#endif

@@ -1,0 +1,77 @@
+"""Particle inlets (docs/inlets.md): ``scene.add_inlet(...)`` inserts spheres into a box or an upright cylinder
+at a mass rate, with radii from a size distribution, each where it overlaps nothing; ``scene.inlets`` reads
+what they did. The inlets' state, their random streams included, is saved in restart files."""
+import math
+import numbers
+
+from . import _lib
+from .errors import ParameterError
+from .params import as_vec3
+
+MAX_SIZES = 8
+
+
+def make_def(region, lo, hi, center, radius, height, mass_rate, radii, sizes, mat_index, vel, max_mass, t_start,
+             seed, max_attempts):
+    """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet."""
+    d = _lib.get().grit_default_inlet_def()
+    if region == "box":
+        if lo is None or hi is None:
+            raise ParameterError("add_inlet: a box needs lo= and hi= (its corners, m)")
+        d.region = 0
+        d.lo, d.hi = _lib.Vec3(*as_vec3(lo, "add_inlet: lo")), _lib.Vec3(*as_vec3(hi, "add_inlet: hi"))
+    elif region == "cylinder":
+        if center is None or radius is None or height is None:
+            raise ParameterError("add_inlet: a cylinder needs center= (of its bottom face), radius= and height= (m)")
+        d.region = 1
+        d.center = _lib.Vec3(*as_vec3(center, "add_inlet: center"))
+        d.radius, d.height = float(radius), float(height)
+    else:
+        raise ParameterError(f"add_inlet: region = {region!r} is neither 'box' nor 'cylinder'")
+    if (radii is None) == (sizes is None):
+        raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
+                             "fraction), ...]")
+    if radii is not None:
+        if isinstance(radii, numbers.Real):
+            radii = (radii, radii)
+        d.n_sizes, d.r_min, d.r_max = 0, float(radii[0]), float(radii[1])
+    else:
+        sizes = list(sizes)
+        if not 1 <= len(sizes) <= MAX_SIZES:
+            raise ParameterError(f"add_inlet: sizes has {len(sizes)} entries; 1 to {MAX_SIZES} are allowed")
+        d.n_sizes = len(sizes)
+        for k, (r, f) in enumerate(sizes):
+            d.sizes[k], d.mass_frac[k] = float(r), float(f)
+    d.mass_rate = float(mass_rate)
+    d.material = mat_index
+    d.vel = _lib.Vec3(*as_vec3(vel, "add_inlet: vel"))
+    d.max_mass = math.inf if max_mass is None else float(max_mass)
+    d.t_start = math.nan if t_start is None else float(t_start)
+    d.seed = int(seed)
+    d.max_attempts = int(max_attempts)
+    return d
+
+
+class Inlet:
+    """One inlet of a scene, by index: ``mass`` and ``count`` inserted, ``failed`` places that overlapped,
+    ``energy`` the kinetic energy brought in [J], ``waiting`` (the region was too full at the last step),
+    ``mass_rate``."""
+
+    def __init__(self, scene, k):
+        self._scene, self.index = scene, k
+
+    def _get(self):
+        d, info = _lib.InletDef(), _lib.InletInfo()
+        self._scene._check(_lib.get().grit_inlet_get(self._scene._p(), self.index, d, info))
+        return d, info
+
+    mass = property(lambda self: self._get()[1].mass, doc="inserted mass [kg]")
+    count = property(lambda self: self._get()[1].count, doc="inserted particles")
+    failed = property(lambda self: self._get()[1].failed, doc="places tried that overlapped something")
+    energy = property(lambda self: self._get()[1].energy, doc="kinetic energy brought in [J]")
+    waiting = property(lambda self: bool(self._get()[1].waiting), doc="the region was too full at the last step")
+    mass_rate = property(lambda self: self._get()[0].mass_rate, doc="mass rate [kg/s]")
+
+    def __repr__(self):
+        d, i = self._get()
+        return f"Inlet({self.index}: {i.count} particles, {i.mass:.6g} kg at {d.mass_rate:.6g} kg/s)"

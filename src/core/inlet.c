@@ -1,0 +1,213 @@
+/* grit: particle inlets (grit/inlet.h, docs/inlets.md) -- spheres inserted
+ * into a region at a mass rate, each where it overlaps nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/storage.h"
+#include "material/material.h"
+#include "shape/shape.h"
+
+grit_inlet_def grit_default_inlet_def(void)
+{
+    grit_inlet_def d;
+    memset(&d, 0, sizeof d);
+    d.region = GRIT_REGION_BOX;
+    d.max_mass = INFINITY;
+    d.t_start = NAN;
+    d.r_min = d.r_max = NAN;
+    d.seed = 1;
+    d.max_attempts = 50;
+    return d;
+}
+
+/* splitmix64: a small, well-mixed stream whose whole state is one word, so
+ * that a restart file can hold it */
+static double uniform(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1p-53;
+}
+
+static double largest_radius(const grit_inlet_def *d)
+{
+    if (d->n_sizes == 0) return d->r_max;
+    double r = 0;
+    for (int k = 0; k < d->n_sizes; k++) r = fmax(r, d->sizes[k]);
+    return r;
+}
+
+int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
+{
+    if (s->cell) return grit_fail(s, GRIT_ESTATE, "inlet: not available in a periodic scene");
+    if (d->region != GRIT_REGION_BOX && d->region != GRIT_REGION_CYLINDER)
+        return grit_fail(s, GRIT_EINVAL, "inlet: region = %d is neither box (0) nor cylinder (1)", d->region);
+    if (!(d->mass_rate > 0) || !isfinite(d->mass_rate))
+        return grit_fail(s, GRIT_EINVAL, "inlet: mass_rate = %g must be positive and finite (kg/s)", d->mass_rate);
+    if (!(d->max_mass > 0)) return grit_fail(s, GRIT_EINVAL, "inlet: max_mass = %g must be positive (kg)", d->max_mass);
+    if (!isnan(d->t_start) && !isfinite(d->t_start))
+        return grit_fail(s, GRIT_EINVAL, "inlet: t_start = %g must be finite or NaN (s)", d->t_start);
+    if (d->n_sizes < 0 || d->n_sizes > GRIT_INLET_MAX_SIZES)
+        return grit_fail(s, GRIT_EINVAL, "inlet: n_sizes = %d must be 0 to %d", d->n_sizes, GRIT_INLET_MAX_SIZES);
+    if (d->n_sizes == 0) {
+        if (!(d->r_min > 0) || !(d->r_max >= d->r_min) || !isfinite(d->r_max))
+            return grit_fail(s, GRIT_EINVAL, "inlet: radii [r_min, r_max] = [%g, %g] must be positive and finite (m)",
+                             d->r_min, d->r_max);
+    } else {
+        double sum = 0;
+        for (int k = 0; k < d->n_sizes; k++) {
+            if (!(d->sizes[k] > 0) || !isfinite(d->sizes[k]) || !(d->mass_frac[k] >= 0) || !isfinite(d->mass_frac[k]))
+                return grit_fail(s, GRIT_EINVAL,
+                                 "inlet: size %d: radius %g must be positive, its mass fraction %g non-negative", k,
+                                 d->sizes[k], d->mass_frac[k]);
+            sum += d->mass_frac[k];
+        }
+        if (!(sum > 0)) return grit_fail(s, GRIT_EINVAL, "inlet: the mass fractions add up to %g, not above 0", sum);
+    }
+    if (!v3_isfinite(d->vel)) return grit_fail(s, GRIT_EINVAL, "inlet: vel must be finite");
+    if (d->max_attempts < 1)
+        return grit_fail(s, GRIT_EINVAL, "inlet: max_attempts = %d must be at least 1", d->max_attempts);
+    if (grit_check_material(s, "inlet", d->material)) return GRIT_EINVAL;
+    /* the largest particle must fit */
+    const double r = largest_radius(d);
+    if (d->region == GRIT_REGION_BOX) {
+        if (!v3_isfinite(d->lo) || !v3_isfinite(d->hi) || d->hi.x - d->lo.x < 2 * r || d->hi.y - d->lo.y < 2 * r ||
+            d->hi.z - d->lo.z < 2 * r)
+            return grit_fail(s, GRIT_EINVAL,
+                             "inlet: the box (%g, %g, %g)-(%g, %g, %g) must be finite and hold a sphere of radius %g",
+                             d->lo.x, d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z, r);
+    } else if (!v3_isfinite(d->center) || !(d->radius >= r) || !(d->height >= 2 * r) || !isfinite(d->radius) ||
+               !isfinite(d->height)) {
+        return grit_fail(s, GRIT_EINVAL, "inlet: the cylinder (radius %g, height %g) must be finite and hold a sphere "
+                                         "of radius %g", d->radius, d->height, r);
+    }
+    if (s->n_inlets == s->cap_inlets) {
+        int cap = s->cap_inlets ? 2 * s->cap_inlets : 4;
+        if (grit_grow((void **)&s->inlets, sizeof *s->inlets, cap))
+            return grit_fail(s, GRIT_ENOMEM, "out of memory adding an inlet");
+        s->cap_inlets = cap;
+    }
+    grit_inlet_state *q = &s->inlets[s->n_inlets];
+    memset(q, 0, sizeof *q);
+    q->def = *d;
+    if (isnan(q->def.t_start)) q->def.t_start = s->time;
+    q->rng = d->seed;
+    return s->n_inlets++;
+}
+
+int grit_inlet_count(const grit_scene *s) { return s->n_inlets; }
+
+int grit_inlet_get(const grit_scene *s, int k, grit_inlet_def *def, grit_inlet_info *info)
+{
+    if (k < 0 || k >= s->n_inlets)
+        return grit_fail((grit_scene *)s, GRIT_EINVAL, "inlet %d does not exist (%d inlets)", k, s->n_inlets);
+    const grit_inlet_state *q = &s->inlets[k];
+    if (def) *def = q->def;
+    if (info) *info = (grit_inlet_info){q->mass, q->count, q->failed, q->energy, q->waiting};
+    return GRIT_OK;
+}
+
+/* A radius of the distribution: by number, each size with the probability
+ * its mass fraction gives (f_i / r_i^3, normalised). */
+static double draw_radius(grit_inlet_state *q)
+{
+    const grit_inlet_def *d = &q->def;
+    const double u = uniform(&q->rng);
+    if (d->n_sizes == 0) return d->r_min + u * (d->r_max - d->r_min);
+    double w[GRIT_INLET_MAX_SIZES], sum = 0;
+    for (int k = 0; k < d->n_sizes; k++) sum += w[k] = d->mass_frac[k] / (d->sizes[k] * d->sizes[k] * d->sizes[k]);
+    double acc = 0;
+    for (int k = 0; k < d->n_sizes; k++) {
+        acc += w[k] / sum;
+        if (u < acc) return d->sizes[k];
+    }
+    for (int k = d->n_sizes - 1; k >= 0; k--) /* rounding: the last size with a share */
+        if (w[k] > 0) return d->sizes[k];
+    return d->sizes[0];
+}
+
+/* A centre for a sphere of radius r that keeps it inside the region. */
+static grit_vec3 draw_point(grit_inlet_state *q, double r)
+{
+    const grit_inlet_def *d = &q->def;
+    const double u1 = uniform(&q->rng), u2 = uniform(&q->rng), u3 = uniform(&q->rng);
+    if (d->region == GRIT_REGION_BOX)
+        return v3(d->lo.x + r + u1 * (d->hi.x - d->lo.x - 2 * r), d->lo.y + r + u2 * (d->hi.y - d->lo.y - 2 * r),
+                  d->lo.z + r + u3 * (d->hi.z - d->lo.z - 2 * r));
+    const double rho = (d->radius - r) * sqrt(u1), phi = 2 * M_PI * u2; /* uniform over the disc */
+    return v3(d->center.x + rho * cos(phi), d->center.y + rho * sin(phi), d->center.z + r + u3 * (d->height - 2 * r));
+}
+
+/* Whether a sphere at x of radius r would touch no particle: spheres
+ * exactly, walls by their plane, other shapes by their bounding box. A
+ * linear scan: inlets insert rarely compared with the steps. */
+static bool clear_at(const grit_scene *s, grit_vec3 x, double r)
+{
+    const grit_bodies *b = &s->b;
+    for (int j = 0; j < b->n; j++) {
+        const int sh = b->shape[j];
+        if (sh == GRIT_SHAPE_SPHERE) {
+            const double rr = r + b->pr[j].r;
+            if (v3_norm2(v3_sub(b->pr[j].pos, x)) < rr * rr) return false;
+        } else if (sh == GRIT_SHAPE_WALL) {
+            const int ax = s->walls[b->sidx[j]].axis;
+            const double dist = ax == 0 ? x.x - b->pr[j].pos.x : ax == 1 ? x.y - b->pr[j].pos.y : x.z - b->pr[j].pos.z;
+            if (fabs(dist) < r) return false;
+        } else {
+            const grit_aabb a = grit_shape_classes[sh]->aabb(s, j);
+            if (x.x + r > a.lo.x && x.x - r < a.hi.x && x.y + r > a.lo.y && x.y - r < a.hi.y && x.z + r > a.lo.z &&
+                x.z - r < a.hi.z)
+                return false;
+        }
+    }
+    return true;
+}
+
+int grit_inlets_run(grit_scene *s)
+{
+    for (int k = 0; k < s->n_inlets; k++) {
+        grit_inlet_state *q = &s->inlets[k];
+        const grit_inlet_def *d = &q->def;
+        q->waiting = 0;
+        if (s->time < d->t_start) continue;
+        /* what the rate asks for by now; the debt carries over, so the mean
+         * rate is exact and the inserted mass lags by less than a particle */
+        const double target = fmin(d->max_mass, d->mass_rate * (s->time - d->t_start));
+        const double rho = grit_material_frict(s, d->material).density;
+        while (q->mass < target) {
+            if (!(q->next_r > 0)) q->next_r = draw_radius(q);
+            const double r = q->next_r, m = 4.0 / 3.0 * M_PI * r * r * r * rho;
+            if (q->mass + m > d->max_mass) break; /* the last one would overshoot: done */
+            bool placed = false;
+            for (int a = 0; a < d->max_attempts && !placed; a++) {
+                const grit_vec3 x = draw_point(q, r);
+                if (!clear_at(s, x, r)) {
+                    q->failed++;
+                    continue;
+                }
+                grit_sphere_def sd = grit_default_sphere_def();
+                sd.pos = x;
+                sd.vel = d->vel;
+                sd.radius = r;
+                sd.material = d->material;
+                const int id = grit_add_sphere(s, &sd);
+                if (id < 0) return id;
+                const double mass = s->b.mi[s->id2idx[id]].m;
+                const double e = 0.5 * mass * v3_norm2(d->vel);
+                q->mass += mass;
+                q->energy += e;
+                q->count++;
+                if (s->def.track_energy) s->energy[GRIT_E_INLET] -= e;
+                q->next_r = 0;
+                placed = true;
+            }
+            if (!placed) { /* too full this step: the same particle tries again next step */
+                q->waiting = 1;
+                break;
+            }
+        }
+    }
+    return GRIT_OK;
+}
