@@ -101,7 +101,7 @@ int job_init(job *j, const preproc *p)
 }
 
 /* Levenshtein distance, for "did you mean" */
-static int distance(const char *a, const char *b)
+int cli_distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
     if (la > 63 || lb > 63) return 99;
@@ -139,7 +139,7 @@ static void unknown_key(const job *j, const char *key)
     int n, best = 99;
     const char *const *names = all_names(j, &n), *guess = NULL;
     for (int i = 0; i < n; i++) {
-        int d = distance(key, names[i]);
+        int d = cli_distance(key, names[i]);
         if (d < best) best = d, guess = names[i];
     }
     char hint[96] = "";
@@ -207,7 +207,7 @@ static void exact(double x, char *buf, size_t len)
 
 /* The value as key=value accepts it: `digits` significant digits, or 0 for
  * the exact value. */
-static void format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
+void job_format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
 {
     if (digits == 0 && p->type == GRIT_PT_vec3) {
         grit_vec3 v = grit_param_get_vec3(p, def);
@@ -251,7 +251,7 @@ void job_help(const job *j)
         for (int i = 0; i < G->table->count; i++) {
             const grit_param_info *p = &G->table->params[i];
             char v[128], r[128];
-            format_value(p, G->def, 10, v, sizeof v);
+            job_format_value(p, G->def, 10, v, sizeof v);
             grit_param_range_text(p, r, sizeof r);
             help_line(p->name, v, p->unit, r, p->doc);
         }
@@ -266,7 +266,7 @@ void job_print_params(const job *j, FILE *f)
         const param_group *G = &j->groups[g];
         for (int i = 0; i < G->table->count; i++) {
             char v[128];
-            format_value(&G->table->params[i], G->def, 0, v, sizeof v);
+            job_format_value(&G->table->params[i], G->def, 0, v, sizeof v);
             fprintf(f, "%s=%s\n", G->table->params[i].name, v);
         }
     }

@@ -84,6 +84,20 @@ typedef struct output {
     bool have_checkpoint;
 } output;
 
+/* A word for the shell: as it is if it is plain, else in single quotes. */
+static void shell_word(FILE *f, const char *w)
+{
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+-@%") == strlen(w)) {
+        fputs(w, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *w; w++)
+        if (*w == '\'') fputs("'\\''", f);
+        else fputc(*w, f);
+    fputc('\'', f);
+}
+
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
 {
     char path[4300];
@@ -93,7 +107,13 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
             GRIT_VERSION);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
-    fputc('\n', f);
+    /* one key=value a line, spaces and all, from the folder it ran in */
+    char cwd[4096];
+    fputs("\n# repeat this run: ", f);
+    if (getcwd(cwd, sizeof cwd)) fputs("cd ", f), shell_word(f, cwd), fputs(" && ", f);
+    fputs("grep -v '^#' ", f);
+    shell_word(f, o->out);
+    fprintf(f, "/%s | xargs -d '\\n' grit run %s\n", OUTDIR_MARKER, j->pre->name);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
     return 0;
@@ -306,7 +326,7 @@ int cmd_run(int argc, char **argv)
     }
     const preproc *p = preproc_find(argv[0]);
     if (!p) {
-        cli_error("unknown preprocessor '%s'; 'grit help run' lists them", argv[0]);
+        cli_unknown_preproc(argv[0]);
         return EXIT_BAD_INPUT;
     }
     job j;
