@@ -1,5 +1,7 @@
 /* grit command line: the parameters of a job -- key=value parsing, help,
  * the record of a run -- all read from the declarations. */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,22 +120,22 @@ int cli_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-static void unknown_key(const job *j, const char *key)
+static void unknown_key(const job *j, const char *key, const char *where)
 {
     if (j->pre->load && grit_param_find(&grit_scene_param_table, key)) {
-        cli_error("'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", key,
+        cli_error("%s'%s' is a scene parameter: 'grit run %s' keeps the parameters the scene was saved with", where, key,
                   j->pre->name);
         return;
     }
     if (j->pre->make && grit_param_find(&grit_scene_param_table, key)) {
-        cli_error("'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
-                  key, j->pre->name, j->pre->name);
+        cli_error("%s'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
+                  where, key, j->pre->name, j->pre->name);
         return;
     }
     if (j->pre->make && grit_param_find(&run_param_table, key)) {
-        cli_error("'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
+        cli_error("%s'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
                   "'grit help run %s' lists its keys",
-                  key, j->pre->name, j->pre->name);
+                  where, key, j->pre->name, j->pre->name);
         return;
     }
     int n, best = 99;
@@ -144,56 +146,137 @@ static void unknown_key(const job *j, const char *key)
     }
     char hint[96] = "";
     if (guess && best <= 2) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
-    cli_error("unknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", key, j->pre->name, hint,
+    cli_error("%sunknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", where, key, j->pre->name, hint,
               j->pre->name);
+}
+
+/* One key=value of the command line or of a parameter file. */
+typedef struct job_arg {
+    const char *text;
+    const char *file; /* NULL: the command line */
+    int line;
+} job_arg;
+
+/* The arguments with every @FILE replaced by its lines (each a key=value;
+ * blank lines and lines starting with # skipped). The lines stay allocated
+ * for the whole run: text parameters point into them. */
+static job_arg *expand_args(int argc, char **argv, int *n_out)
+{
+    static char **kept; /* every line read, reachable until exit */
+    static size_t n_kept;
+    size_t cap = (size_t)argc + 16, n = 0;
+    job_arg *out = malloc(cap * sizeof *out);
+    if (!out) return cli_error("out of memory"), NULL;
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] != '@') {
+            out[n++] = (job_arg){argv[i], NULL, 0};
+            continue;
+        }
+        const char *path = argv[i] + 1;
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            cli_error("cannot read the parameter file '%s': %s", path, strerror(errno));
+            free(out);
+            return NULL;
+        }
+        char *line = NULL;
+        size_t len = 0;
+        int no = 0;
+        while (getline(&line, &len, f) >= 0) {
+            no++;
+            line[strcspn(line, "\r\n")] = '\0';
+            const char *t = line + strspn(line, " \t");
+            if (!*t || *t == '#') continue;
+            char *copy = strdup(t), **k = realloc(kept, (n_kept + 1) * sizeof *kept);
+            if (k) kept = k;
+            if (!copy || !k) {
+                free(copy);
+                fclose(f);
+                free(line);
+                free(out);
+                return cli_error("out of memory"), NULL;
+            }
+            kept[n_kept++] = copy;
+            if (n == cap) {
+                job_arg *o = realloc(out, 2 * cap * sizeof *out);
+                if (!o) {
+                    fclose(f);
+                    free(line);
+                    free(out);
+                    return cli_error("out of memory"), NULL;
+                }
+                out = o, cap *= 2;
+            }
+            out[n++] = (job_arg){copy, path, no};
+        }
+        free(line);
+        fclose(f);
+    }
+    *n_out = (int)n;
+    return out;
 }
 
 int job_parse(job *j, int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '=');
+    int n = 0;
+    job_arg *args = expand_args(argc, argv, &n);
+    if (!args) return EXIT_BAD_INPUT;
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        const char *arg = args[i].text, *eq = strchr(arg, '=');
+        char where[PATH_MAX + 32] = "";
+        if (args[i].file) snprintf(where, sizeof where, "%s:%d: ", args[i].file, args[i].line);
         if (!eq || eq == arg) {
-            cli_error("expected key=value, found '%s' ('grit help run %s' lists the keys)", arg, j->pre->name);
-            return EXIT_BAD_INPUT;
+            cli_error("%sexpected key=value, found '%s' ('grit help run %s' lists the keys)", where, arg,
+                      j->pre->name);
+            rc = EXIT_BAD_INPUT;
+            break;
         }
         char key[64];
         if ((size_t)(eq - arg) >= sizeof key) {
-            cli_error("parameter name '%.*s...' is too long", 20, arg);
-            return EXIT_BAD_INPUT;
+            cli_error("%sparameter name '%.*s...' is too long", where, 20, arg);
+            rc = EXIT_BAD_INPUT;
+            break;
         }
         snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
         const char *value = eq + 1;
-        for (int k = 0; k < i; k++)
-            if (!strncmp(argv[k], arg, (size_t)(eq - arg) + 1)) {
-                cli_error("parameter '%s' is given twice ('%s' and '%s')", key, argv[k], arg);
-                return EXIT_BAD_INPUT;
+        /* twice on the command line is a mistake; a parameter file's value
+         * is overridden by a later file or the command line */
+        for (int k = 0; k < i && !args[i].file; k++)
+            if (!args[k].file && !strncmp(args[k].text, arg, (size_t)(eq - arg) + 1)) {
+                cli_error("parameter '%s' is given twice ('%s' and '%s')", key, args[k].text, arg);
+                rc = EXIT_BAD_INPUT;
             }
+        if (rc) break;
         bool found = false;
         for (int t = 0; t < j->n_texts && !found; t++)
             if (!strcmp(j->texts[t]->name, key)) {
                 if (!*value) {
-                    cli_error("parameter '%s' is empty", key);
-                    return EXIT_BAD_INPUT;
+                    cli_error("%sparameter '%s' is empty", where, key);
+                    rc = EXIT_BAD_INPUT;
+                    break;
                 }
                 j->texts[t]->value = value;
                 found = true;
             }
+        if (rc) break;
         for (int g = 0; g < j->n_groups && !found; g++) {
             const param_group *G = &j->groups[g];
             if (!grit_param_find(G->table, key)) continue;
             char err[512];
             if (grit_param_set_text(G->table, G->def, key, value, err, sizeof err)) {
-                cli_error("%s", err);
-                return EXIT_BAD_INPUT;
+                cli_error("%s%s", where, err);
+                rc = EXIT_BAD_INPUT;
             }
             found = true;
         }
-        if (!found) {
-            unknown_key(j, key);
-            return EXIT_BAD_INPUT;
+        if (!found && !rc) {
+            unknown_key(j, key, where);
+            rc = EXIT_BAD_INPUT;
         }
     }
-    return 0;
+    free(args);
+    return rc;
 }
 
 /* The shortest text that reads back as exactly x (at most 17 digits). */

@@ -1,6 +1,6 @@
 /* grit: the command-line program.
  *
- *   grit run NAME [key=value ...]   run a preprocessor (a parameterised scene)
+ *   grit run NAME [@FILE] [key=value ...]   run a preprocessor (a parameterised scene)
  *   grit help [run [NAME]]          usage, the preprocessors, their parameters
  *   grit plot ARGS                  plots of a run's output (python3 -m grit.plot)
  *   grit version, grit --version
@@ -49,6 +49,7 @@ static void usage(FILE *f)
     fprintf(f, "grit %s -- a discrete element method engine\n\n"
                "usage:\n"
                "  grit run NAME [key=value ...]   run the scene generator NAME, writing into out=DIR\n"
+               "  grit run NAME @FILE [key=value ...]   the same, key=value lines from FILE first (later keys win)\n"
                "  grit help run                   list the scene generators\n"
                "  grit help run NAME              list the parameters of NAME (defaults, units, ranges)\n"
                "  grit plot ARGS                  plot a run's output (python3 -m grit.plot ARGS)\n"

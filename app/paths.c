@@ -71,8 +71,12 @@ bool paths_data_file(const char *name, char *out, size_t len, char *looked, size
         snprintf(looked, looked_len, "(cannot find the program's folder: %s)", strerror(errno));
         return false;
     }
-    if (try_path(dir, GRIT_REL_DATADIR "/data", name, out, len, looked, looked_len)) return true;
-    return source_tree(dir, src, sizeof src) && try_path(src, "examples/data", name, out, len, looked, looked_len);
+    bool found = try_path(dir, GRIT_REL_DATADIR "/data", name, out, len, looked, looked_len) ||
+                 (source_tree(dir, src, sizeof src) && try_path(src, "examples/data", name, out, len, looked, looked_len));
+    /* without the bin/../ (help shows it, grit-run.txt records it) */
+    char real[PATH_MAX];
+    if (found && realpath(out, real) && strlen(real) < len) strcpy(out, real);
+    return found;
 }
 
 bool paths_python_dir(char *out, size_t len, char *looked, size_t looked_len)

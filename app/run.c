@@ -107,13 +107,14 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
             GRIT_VERSION);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
-    /* one key=value a line, spaces and all, from the folder it ran in */
-    char cwd[4096];
-    fputs("\n# repeat this run: ", f);
+    /* this file as a parameter file (every key=value a line), from the folder it ran in */
+    char cwd[4096], file[4200];
+    fprintf(f, "\n# repeat this run: ");
     if (getcwd(cwd, sizeof cwd)) fputs("cd ", f), shell_word(f, cwd), fputs(" && ", f);
-    fputs("grep -v '^#' ", f);
-    shell_word(f, o->out);
-    fprintf(f, "/%s | xargs -d '\\n' grit run %s\n", OUTDIR_MARKER, j->pre->name);
+    fprintf(f, "grit run %s ", j->pre->name);
+    snprintf(file, sizeof file, "@%s/%s", o->out, OUTDIR_MARKER);
+    shell_word(f, file);
+    fputc('\n', f);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
     return 0;

@@ -46,7 +46,7 @@ G=$P/bin/grit
 run version "$G" --version && grep -q "^grit [0-9]*\.[0-9]*\.[0-9]*$" version.log || fail "grit --version: $(cat version.log)"
 grep -q "MIT" version.log || fail "grit --version names no licence"
 run help "$G" help run hopper
-grep -q "stl *= $P/bin/../share/grit/data/hopper.stl" help.log ||
+grep -q "stl *= $P/share/grit/data/hopper.stl " help.log ||
     fail "the hopper's default STL is not the installed one: $(grep 'stl ' help.log)"
 run hopper "$G" run hopper capsules=2 ellipsoids=2 spheres=2 steps=20 out=hop
 [ -s hop/grit-run.txt ] || fail "grit run hopper from the installed copy wrote no output"

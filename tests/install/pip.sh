@@ -55,7 +55,7 @@ grep -q "^ok " scene.log || fail "a scene from the installed package: $(cat scen
 run version "$V/bin/python" -m grit --version && grep -q "^grit [0-9]" version.log || fail "python -m grit --version"
 run script "$V/bin/grit" --version && cmp -s version.log script.log || fail "the grit script differs from python -m grit"
 run help "$V/bin/python" -m grit help run hopper
-grep -q "stl *= $site/_native/bin/../share/grit/data/hopper.stl" help.log ||
+grep -q "stl *= $site/_native/share/grit/data/hopper.stl " help.log ||
     fail "the hopper's default STL is not the package's: $(grep 'stl ' help.log)"
 run deposit "$V/bin/grit" run deposit n=20 steps=200 vtk_every=-1 out=dep
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
