@@ -117,6 +117,9 @@ const preproc *preproc_find(const char *name);
 int job_init(job *j, const preproc *p);
 int job_parse(job *j, int argc, char **argv);
 void job_help(const job *j);
+/* A parameter's value as key=value accepts it: `digits` significant digits,
+ * or 0 for the exact value. */
+void job_format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len);
 /* One line "name=value ..." per group, for the run's record. */
 void job_print_params(const job *j, FILE *f);
 /* One line "name=value" per parameter of a group, exact values (a file @FILE reads back). */
@@ -129,6 +132,12 @@ int cmd_plot(int argc, char **argv);
 /* Run `python3 -m grit.plot ARGS` as grit plot does and wait for it; its
  * output is discarded. 0 when it made the figure, -1 otherwise. */
 int plot_figure(int argc, const char *const *argv);
+/* The manual page, grit.1, in roff, from the declarations (app/man.c). */
+void cli_man_page(FILE *f);
+/* "unknown preprocessor" with a suggestion for a near name. */
+void cli_unknown_preproc(const char *name);
+/* Levenshtein distance of two short strings (99 when longer than 63). */
+int cli_distance(const char *a, const char *b);
 
 /* exit codes */
 enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };

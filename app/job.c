@@ -1,5 +1,7 @@
 /* grit command line: the parameters of a job -- key=value parsing, help,
  * the record of a run -- all read from the declarations. */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +106,7 @@ int job_init(job *j, const preproc *p)
 }
 
 /* Levenshtein distance, for "did you mean" */
-static int distance(const char *a, const char *b)
+int cli_distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
     if (la > 63 || lb > 63) return 99;
@@ -142,7 +144,7 @@ static void unknown_key(const job *j, const char *key, const char *where)
     int n, best = 99;
     const char *const *names = all_names(j, &n), *guess = NULL;
     for (int i = 0; i < n; i++) {
-        int d = distance(key, names[i]);
+        int d = cli_distance(key, names[i]);
         if (d < best) best = d, guess = names[i];
     }
     char hint[96] = "";
@@ -241,12 +243,28 @@ static int read_param_file(job *j, const char *path)
             while (*p && *p != '\n') p++;
             continue;
         }
-        char *tok = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '#') p++;
-        const char end = *p;
-        *p = '\0';
         char where[4200];
         snprintf(where, sizeof where, "%s:%d: ", path, line);
+        /* a value may be quoted, 'like this' or "like this", to hold blanks
+         * or '#' (a path with a space: grit-run.txt writes them so) */
+        char *tok = p, *w = p;
+        bool in_value = false;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '#') {
+            if (in_value && (*p == '\'' || *p == '"')) {
+                const char q = *p++;
+                while (*p && *p != q && *p != '\n') *w++ = *p++;
+                if (*p != q) {
+                    cli_error("%sthe quote %c opened in '%.40s' is not closed on its line", where, q, tok);
+                    return EXIT_BAD_INPUT;
+                }
+                p++;
+                continue;
+            }
+            if (*p == '=') in_value = true;
+            *w++ = *p++;
+        }
+        const char end = *p;
+        *w = '\0';
         const char *eq = strchr(tok, '=');
         if (eq && n_seen < MAX_TOKENS) {
             for (int k = 0; k < n_seen; k++)
@@ -302,7 +320,7 @@ static void exact(double x, char *buf, size_t len)
 
 /* The value as key=value accepts it: `digits` significant digits, or 0 for
  * the exact value. */
-static void format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
+void job_format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len)
 {
     if (digits == 0 && p->type == GRIT_PT_vec3) {
         grit_vec3 v = grit_param_get_vec3(p, def);
@@ -346,25 +364,37 @@ void job_help(const job *j)
         for (int i = 0; i < G->table->count; i++) {
             const grit_param_info *p = &G->table->params[i];
             char v[128], r[128];
-            format_value(p, G->def, 10, v, sizeof v);
+            job_format_value(p, G->def, 10, v, sizeof v);
             grit_param_range_text(p, r, sizeof r);
             help_line(p->name, v, p->unit, r, p->doc);
         }
     }
 }
 
+/* key=value as a parameter file reads it back: a value with blanks, '#' or
+ * quotes is quoted (with the quote it does not contain). */
+static void print_kv(FILE *f, const char *key, const char *value)
+{
+    if (!value[strcspn(value, " \t#'\"")]) {
+        fprintf(f, "%s=%s\n", key, value);
+        return;
+    }
+    const char q = strchr(value, '\'') ? '"' : '\'';
+    fprintf(f, "%s=%c%s%c\n", key, q, value, q);
+}
+
 void job_print_group(const grit_param_table *t, const void *def, FILE *f)
 {
     for (int i = 0; i < t->count; i++) {
         char v[128];
-        format_value(&t->params[i], def, 0, v, sizeof v);
-        fprintf(f, "%s=%s\n", t->params[i].name, v);
+        job_format_value(&t->params[i], def, 0, v, sizeof v);
+        print_kv(f, t->params[i].name, v);
     }
 }
 
 void job_print_params(const job *j, FILE *f)
 {
     for (int t = 0; t < j->n_texts; t++) /* a text not given is left out: "key=" would not parse */
-        if (j->texts[t]->value) fprintf(f, "%s=%s\n", j->texts[t]->name, j->texts[t]->value);
+        if (j->texts[t]->value) print_kv(f, j->texts[t]->name, j->texts[t]->value);
     for (int g = 0; g < j->n_groups; g++) job_print_group(j->groups[g].table, j->groups[g].def, f);
 }

@@ -1,15 +1,23 @@
 /* grit: the command-line program.
  *
- *   grit run NAME [key=value ...]   run a preprocessor (a parameterised scene)
- *   grit calibrate [key=value ...]  = grit run calibrate (the concrete model's calibration)
+ *   grit run NAME [@FILE] [key=value ...]   run a preprocessor (a parameterised scene)
+ *   grit calibrate [@FILE] [key=value ...]  = grit run calibrate (the concrete model's calibration)
  *   grit help [run [NAME]]          usage, the preprocessors, their parameters
  *   grit plot ARGS                  plots of a run's output (python3 -m grit.plot)
- *   grit version
+ *   grit version, grit --version
+ *   grit help --man                 the manual page grit.1 (roff)
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+
+#ifndef GRIT_COMPILER /* from CMake */
+#define GRIT_COMPILER "an unknown compiler"
+#endif
+#ifndef GRIT_TARGET
+#define GRIT_TARGET "baseline"
+#endif
 
 extern const preproc preproc_deposit, preproc_box, preproc_hopper, preproc_periodic, preproc_restart, preproc_pack,
     preproc_uniax, preproc_calibrate;
@@ -23,6 +31,21 @@ const preproc *preproc_find(const char *name)
     return NULL;
 }
 
+void cli_unknown_preproc(const char *name)
+{
+    int best = 3;
+    const char *guess = NULL;
+    for (int i = 0; preprocs[i]; i++) {
+        int d = cli_distance(name, preprocs[i]->name);
+        /* a near name, or one the word begins (dep for deposit) */
+        if (strlen(name) >= 3 && !strncmp(name, preprocs[i]->name, strlen(name))) d = 1;
+        if (d < best) best = d, guess = preprocs[i]->name;
+    }
+    char hint[64] = "";
+    if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+    cli_error("unknown preprocessor '%s'%s; 'grit help run' lists them", name, hint);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "grit %s -- a discrete element method engine\n\n"
@@ -32,11 +55,12 @@ static void usage(FILE *f)
                "  grit help run                   list the scene generators\n"
                "  grit help run NAME              list the parameters of NAME (defaults, units, ranges)\n"
                "  grit plot ARGS                  plot a run's output (python3 -m grit.plot ARGS)\n"
-               "  grit version\n\n"
+               "  grit version                    the version and how this program was built\n"
+               "  grit help --man                 the manual page (roff: grit help --man | man -l -)\n\n"
                "Parameters may also come from files: @FILE reads key=value lines ('#' comments); a key\n"
                "given on the command line after @FILE overrides the file's.\n"
                "Exit status: 0 done, 1 the run failed, 2 bad input (nothing written), 130 interrupted.\n"
-               "Documentation: docs/cli.md\n",
+               "Documentation: man grit; docs/cli.md (installed in share/doc/grit/docs/)\n",
             GRIT_VERSION);
 }
 
@@ -44,6 +68,10 @@ static int cmd_help(int argc, char **argv)
 {
     if (argc == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[0], "--man")) {
+        cli_man_page(stdout);
         return 0;
     }
     if (strcmp(argv[0], "run") != 0) {
@@ -57,7 +85,7 @@ static int cmd_help(int argc, char **argv)
     }
     const preproc *p = preproc_find(argv[1]);
     if (!p) {
-        cli_error("unknown preprocessor '%s'; 'grit help run' lists them", argv[1]);
+        cli_unknown_preproc(argv[1]);
         return EXIT_BAD_INPUT;
     }
     job j;
@@ -79,7 +107,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return cmd_help(argc - 2, argv + 2);
     if (!strcmp(cmd, "plot")) return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("grit %s\n", GRIT_VERSION);
+        printf("grit %s\nlibrary %s, built with %s for the %s instruction set\n"
+               "MIT licence: free to use, change and pass on, with the copyright notice (LICENSE)\n",
+               GRIT_VERSION, grit_version(), GRIT_COMPILER,
+               strcmp(GRIT_TARGET, "baseline") ? "building machine's (-march=native)" : "architecture's baseline");
         return 0;
     }
     cli_error("unknown command '%s'; 'grit help' lists the commands", cmd);

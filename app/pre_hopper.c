@@ -1,7 +1,8 @@
 /* grit run hopper: capsules, ellipsoids and spheres poured into a hopper
  * read from an STL file, flowing out of its outlet onto a wall.
  *
- * The hopper (examples/data/hopper.stl, written by tools/make_hopper_stl.py:
+ * The hopper (hopper.stl of grit's data folder, examples/data/ in the source
+ * tree, share/grit/data/ installed; written by tools/make_hopper_stl.py:
  * a round funnel with a vertical collar, in mm) is loaded as two-sided
  * facets and placed with its outlet `outlet_z` above the floor z = 0. The
  * particles start on a jittered lattice inside the collar (no overlaps,
@@ -11,13 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <limits.h>
+
 #include "cli.h"
 #include "grit/shapes.h"
 #include "grit/stl.h"
-
-#ifndef GRIT_SOURCE_DIR
-#define GRIT_SOURCE_DIR "."
-#endif
+#include "paths.h"
 
 /* clang-format off */
 #define HOPPER_PARAMS(X) \
@@ -50,14 +50,19 @@ static const grit_param_table hopper_table = {"hopper", hopper_params,
 
 static hopper_def hop;
 static grit_frictmat_def mat;
-static text_param stl = {"stl", GRIT_SOURCE_DIR "/examples/data/hopper.stl",
+static text_param stl = {"stl", NULL,
                          "STL file of the hopper (ASCII or binary), axis along z, open at the top; default: "
-                         "examples/data/hopper.stl of the source tree",
+                         "hopper.stl of grit's data folder (share/grit/data installed, examples/data in the source tree)",
                          NULL};
+static char stl_default[PATH_MAX], stl_looked[2 * PATH_MAX];
 
 static void init(job *j)
 {
     hop = (hopper_def){HOPPER_PARAMS(GRIT_PARAM_DEFAULT)};
+    /* the default file, resolved now: help shows it, grit-run.txt records it */
+    stl.value = paths_data_file("hopper.stl", stl_default, sizeof stl_default, stl_looked, sizeof stl_looked)
+                    ? stl_default
+                    : NULL;
     mat = grit_default_frictmat_def();
     mat.density = 2600;
     mat.young = 5e6;
@@ -121,6 +126,11 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     sd.scale = hop.stl_scale;
     sd.half_thick = hop.half_thick;
     grit_stl_info info;
+    if (!stl.value)
+        return snprintf(err, len, "grit's data file hopper.stl (the default stl=) was not found (looked in %s); "
+                        "give stl=FILE or set GRIT_DATA_DIR",
+                        stl_looked),
+               -1;
     if (grit_load_stl(s, stl.value, &sd, &info) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     if (info.n_facets == 0) return snprintf(err, len, "parameter 'stl' = '%s': the file holds no triangle", stl.value), -1;
     double zmin = INFINITY;

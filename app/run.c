@@ -141,6 +141,20 @@ typedef struct output {
     long checkpoint_step; /* the step of the state in restart */
 } output;
 
+/* A word for the shell: as it is if it is plain, else in single quotes. */
+static void shell_word(FILE *f, const char *w)
+{
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+-@%") == strlen(w)) {
+        fputs(w, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *w; w++)
+        if (*w == '\'') fputs("'\\''", f);
+        else fputc(*w, f);
+    fputc('\'', f);
+}
+
 static int write_record(const job *j, const output *o, int argc, char **argv, char *err, size_t len)
 {
     char path[4300];
@@ -150,6 +164,13 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     fprintf(f, "# grit %s: the parameters of this run (every key=value, defaults included)\n# grit run",
             GRIT_VERSION);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
+    /* this file as a parameter file (every key=value a line), from the folder it ran in */
+    char cwd[4096], file[4200];
+    fprintf(f, "\n# repeat this run: ");
+    if (getcwd(cwd, sizeof cwd)) fputs("cd ", f), shell_word(f, cwd), fputs(" && ", f);
+    fprintf(f, "grit run %s ", j->pre->name);
+    snprintf(file, sizeof file, "@%s/%s", o->out, OUTDIR_MARKER);
+    shell_word(f, file);
     fputc('\n', f);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
@@ -398,7 +419,7 @@ int cmd_run(int argc, char **argv)
     }
     const preproc *p = preproc_find(argv[0]);
     if (!p) {
-        cli_error("unknown preprocessor '%s'; 'grit help run' lists them", argv[0]);
+        cli_unknown_preproc(argv[0]);
         return EXIT_BAD_INPUT;
     }
     job j;

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 . tools/debian-deps.sh
 need_packages $BUILD_PACKAGES
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$JOBS"
+# only what the demo needs: the program, and libgrit.so for the Python examples
+cmake --build build -j"$JOBS" --target grit_cli grit_shared
 build/grit run deposit "$@"
 echo
 echo "Open deposit-out/particles.pvd, contacts.pvd and shapes.pvd in ParaView (docs/output.md: how to draw"

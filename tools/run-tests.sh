@@ -8,16 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/debian-deps.sh
 need_packages $BUILD_PACKAGES python3 python3-numpy python3-matplotlib python3-pytest
+# the installation tests (tests/install/): pkg-config, and pip into a virtual environment, offline
+need_packages pkg-config python3-venv python3-setuptools python3-wheel
 # optional: lets tools/check_vtk.py (run by the cli tests) read the output with VTK itself
 want_packages python3-vtk9
 
 echo "== Release build and tests"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGRIT_WERROR=ON >/dev/null
 cmake --build build -j"$JOBS"
 (cd build && ctest --output-on-failure)
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGRIT_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGRIT_SANITIZE=ON -DGRIT_WERROR=ON >/dev/null
 cmake --build build-asan -j"$JOBS"
 (cd build-asan && ctest --output-on-failure)
 

@@ -24,6 +24,9 @@
 #include <stdint.h>
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 typedef enum grit_array_group {
     GRIT_ARRAYS_PARTICLES = 0, /* rows: particles, grit_particle_count() of them */
@@ -67,5 +70,7 @@ int grit_array_get(grit_scene *s, int i, grit_array_view *out);
 /* Generation of a group of arrays (UINT64_MAX for an unknown group). It
  * starts at 0 and only grows. */
 uint64_t grit_array_generation(const grit_scene *s, int group);
+
+GRIT_END_DECLS
 
 #endif

@@ -29,6 +29,9 @@
 #include <stddef.h>
 
 #include "grit/uniax.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* clang-format off */
 #define GRIT_CALIBRATE_PARAMS(X) \
@@ -141,5 +144,7 @@ int grit_calibrate(const grit_uniax_specimen *spec, int n_spec, const grit_uniax
  * "rel_ductility", "tan_phi"). */
 const char *grit_calibrate_figure_name(int k);
 const char *grit_calibrate_param_name(int k);
+
+GRIT_END_DECLS
 
 #endif

@@ -19,6 +19,9 @@
 #define GRIT_CELL_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* Make the scene periodic with cell H (or replace the cell: every image
  * jumps at once, and the deformation gradient restarts from identity).
@@ -52,5 +55,7 @@ int grit_contact_image(const grit_scene *s, int i, int k[3]);
 int grit_cell_brute_force_overlaps(grit_scene *s, int *out, int cap);
 /* The candidate pairs of the broad phase as 5 ints (id A, id B, k). */
 int grit_cell_potential_pairs(const grit_scene *s, int *out, int cap);
+
+GRIT_END_DECLS
 
 #endif

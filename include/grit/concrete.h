@@ -5,6 +5,9 @@
 #define GRIT_CONCRETE_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 typedef struct grit_concrete_state {
     bool cohesive;          /* made in the first cohesive_steps steps: carries tension until it cracks */
@@ -36,5 +39,7 @@ typedef struct grit_concrete_summary {
 
 /* Counts over the scene's concrete contacts (for progress lines and tests). */
 int grit_concrete_summarize(const grit_scene *s, grit_concrete_summary *out);
+
+GRIT_END_DECLS
 
 #endif

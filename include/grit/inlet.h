@@ -14,6 +14,9 @@
 #include <stdint.h>
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1 };
 enum { GRIT_INLET_MAX_SIZES = 8 };
@@ -51,5 +54,7 @@ typedef struct grit_inlet_info {
 int grit_add_inlet(grit_scene *s, const grit_inlet_def *d);
 int grit_inlet_count(const grit_scene *s);
 int grit_inlet_get(const grit_scene *s, int k, grit_inlet_def *def, grit_inlet_info *info);
+
+GRIT_END_DECLS
 
 #endif

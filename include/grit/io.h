@@ -12,6 +12,9 @@
 #define GRIT_IO_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* ---- input ---------------------------------------------------------------- */
 /* Add one sphere of `material` per row of a CSV file with the header line
@@ -88,5 +91,7 @@ typedef struct grit_stress_log grit_stress_log;
 grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path);
 int grit_stress_log_row(grit_stress_log *l, const grit_scene *s);
 int grit_stress_log_close(grit_stress_log *l, grit_scene *s, bool commit);
+
+GRIT_END_DECLS
 
 #endif

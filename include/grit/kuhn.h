@@ -5,6 +5,9 @@
 #define GRIT_KUHN_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* law parameter kuhn_twirl */
 enum { GRIT_KUHN_TWIRL_EXACT = 0, GRIT_KUHN_TWIRL_FIRST_ORDER = 1, GRIT_KUHN_TWIRL_OFF = 2 };
@@ -25,5 +28,7 @@ typedef enum grit_kuhn_status {
  * paper's diagnostic). Returns the number of contacts counted, or
  * GRIT_ESTATE when no pair of the scene's materials uses the law. */
 int grit_kuhn_status_counts(const grit_scene *s, int counts[GRIT_KUHN_STATUS_COUNT]);
+
+GRIT_END_DECLS
 
 #endif

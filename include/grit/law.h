@@ -24,6 +24,9 @@
 #include <stddef.h>
 
 #include "grit/params.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* Contact physics: what a material pair's Cp2 functor makes. */
 #define GRIT_PHYS_TYPES(X) \
@@ -173,5 +176,7 @@ const grit_param_table *grit_law_param_table(int law);
 /* The law called `name`, or -1. */
 int grit_law_find(const char *name);
 const char *grit_phys_name(int phys);
+
+GRIT_END_DECLS
 
 #endif

@@ -32,6 +32,9 @@
 
 #include "grit/law.h"
 #include "grit/params.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* X(UPPER, lower, Woo's class name) -- the order is kept in restart files. */
 #define GRIT_MATERIAL_TYPES(X)           \
@@ -156,5 +159,7 @@ const char *grit_material_class_name(int type);
 const grit_param_table *grit_material_param_table(int type);
 /* The type called `name` (either spelling), or -1. */
 int grit_material_type_find(const char *name);
+
+GRIT_END_DECLS
 
 #endif

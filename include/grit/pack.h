@@ -23,6 +23,9 @@
 #include "grit/params.h"
 #include "grit/scene.h"
 #include "grit/stl.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* ---- the compaction ------------------------------------------------------ */
 /* clang-format off */
@@ -235,5 +238,7 @@ const char *grit_region_describe(const grit_region *r);
  * cell is not periodic, GRIT_ESTATE when no sphere fits inside. */
 int grit_pack_clip(const grit_packing *cell, const grit_region *r, bool recentre, grit_vec3 shift,
                    grit_packing *out, char *err, size_t errlen);
+
+GRIT_END_DECLS
 
 #endif

@@ -20,6 +20,9 @@
 #include <stdint.h>
 
 #include "grit/math.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 typedef enum grit_param_type {
     GRIT_PT_double,
@@ -99,5 +102,7 @@ void grit_param_range_text(const grit_param_info *p, char *buf, size_t len);
 void grit_param_format(const grit_param_table *t, const void *def, char *buf, size_t len);
 /* Name of a choice value. */
 const char *grit_param_choice_name(const grit_param_info *p, int value, char *buf, size_t len);
+
+GRIT_END_DECLS
 
 #endif

@@ -13,6 +13,9 @@
 #include <stddef.h>
 
 #include "grit/params.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* The parameter groups: "scene", "material", "pair", ... */
 int grit_reflect_group_count(void);
@@ -33,5 +36,7 @@ const char *grit_reflect_constant_name(int i); /* NULL out of range */
 long grit_reflect_constant_value(int i);
 /* sizeof a public struct by its C name, e.g. "grit_sphere_def"; 0 if unknown. */
 size_t grit_reflect_sizeof(const char *type);
+
+GRIT_END_DECLS
 
 #endif

@@ -27,6 +27,9 @@
 #include <stdint.h>
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* 2: the periodic cell (section CELL); 3: materials of several types (MATS
  * names each type), the laws' parameters (section LAWS), contacts grouped by
@@ -47,5 +50,7 @@ grit_scene *grit_scene_load(const char *path);
 /* CRC-32 (IEEE 802.3 polynomial, as zlib's crc32) of len bytes, continuing
  * from `crc` (0 for a new checksum): the checksum of restart files. */
 uint32_t grit_crc32(uint32_t crc, const void *data, size_t len);
+
+GRIT_END_DECLS
 
 #endif

@@ -17,6 +17,9 @@
 #include "grit/law.h"
 #include "grit/material.h"
 #include "grit/params.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 typedef struct grit_scene grit_scene;
 
@@ -291,5 +294,7 @@ void grit_get_stats(const grit_scene *s, grit_stats *out);
  * writes up to cap pairs of ids into out (2 ints per pair). */
 int grit_brute_force_overlaps(grit_scene *s, int *out, int cap);
 int grit_potential_pairs(const grit_scene *s, int *out, int cap);
+
+GRIT_END_DECLS
 
 #endif

@@ -9,6 +9,9 @@
 #define GRIT_SHAPES_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* Infinite cylinder: the line through `pos` along global `axis`, radius R.
  * Infinite mass; fixed, it may translate with the imposed `vel` and turn
@@ -91,5 +94,7 @@ typedef struct grit_trimesh {
  * grit_trimesh_free); returns GRIT_OK or a negative status. */
 int grit_shape_tessellate(const grit_scene *s, int id, int resolution, double extent, grit_trimesh *out);
 void grit_trimesh_free(grit_trimesh *m);
+
+GRIT_END_DECLS
 
 #endif

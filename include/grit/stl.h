@@ -4,6 +4,9 @@
 #define GRIT_STL_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* Placement and properties of the loaded facets. Each vertex p of the file
  * becomes shift + R(ori) (scale p). */
@@ -50,5 +53,7 @@ typedef struct grit_stl_mesh {
 int grit_stl_read(const char *path, double scale, grit_quat ori, grit_vec3 shift, grit_stl_mesh *mesh, char *err,
                   size_t errlen);
 void grit_stl_mesh_free(grit_stl_mesh *mesh);
+
+GRIT_END_DECLS
 
 #endif

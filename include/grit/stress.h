@@ -13,6 +13,9 @@
 #define GRIT_STRESS_H
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* ---- the stress: symmetric, row-major double[3][3] ----------------------- */
 /* Periodic scene: every real contact, V = det H. GRIT_ESTATE in an
@@ -39,5 +42,7 @@ int grit_stress_love_weber(const grit_scene *s, double volume, const grit_vec3 *
 grit_mat3 grit_mat3_sym(const grit_mat3 *a);
 double grit_mat3_frob(const grit_mat3 *a);
 grit_mat3 grit_mat3_rotate_back(const grit_mat3 *R, const grit_mat3 *sigma);
+
+GRIT_END_DECLS
 
 #endif

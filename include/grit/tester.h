@@ -60,6 +60,9 @@
 #include <stdint.h>
 
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* ---- local-axes imposition ------------------------------------------------ */
 enum { GRIT_IMPOSE_FREE = 0, GRIT_IMPOSE_VEL = 1, GRIT_IMPOSE_FORCE = 2 };
@@ -217,5 +220,7 @@ long grit_tester_record_rows(const grit_tester *t);
 const double *grit_tester_record_data(const grit_tester *t);
 /* Write the record as CSV (header line of column names, %.17g values). */
 int grit_tester_write_csv(const grit_tester *t, const char *path);
+
+GRIT_END_DECLS
 
 #endif

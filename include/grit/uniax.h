@@ -41,6 +41,9 @@
 #include "grit/pack.h"
 #include "grit/params.h"
 #include "grit/scene.h"
+#include "grit/export.h"
+
+GRIT_BEGIN_DECLS
 
 /* clang-format off */
 #define GRIT_UNIAX_PARAMS(X) \
@@ -277,5 +280,7 @@ int grit_uniax_hull_section(const grit_vec3 *center, const double *radius, int n
  * the section and the interior do not apply (their fields are 0 or NaN). */
 int grit_uniax_periodic_run(const grit_uniax_specimen *spec, const grit_uniax_def *def, const grit_uniax_opts *opts,
                             grit_uniax_result *out, char *err, size_t errlen);
+
+GRIT_END_DECLS
 
 #endif

@@ -2,9 +2,12 @@
 
 The library is searched, in this order, at
   1. the path in the environment variable GRIT_LIB (if set, only there);
-  2. build/libgrit.so of the source tree this package lives in
+  2. the library installed with this package, named by grit/_paths.py, which
+     the installation writes (pip install: the copy inside the package;
+     cmake --install: the one in the same prefix);
+  3. build/libgrit.so of the source tree this package lives in
      (python/grit/../../build), i.e. the CMake build directory;
-  3. wherever the system's loader finds "libgrit" (ctypes.util.find_library).
+  4. wherever the system's loader finds "libgrit" (ctypes.util.find_library).
 
 Every struct the package mirrors is checked against the size the library
 reports (grit_reflect_sizeof), so a stale build fails here with a clear
@@ -349,13 +352,29 @@ PROTOTYPES.update({
 })
 
 
+def installed_path(name):
+    """A file installed with this package (LIBRARY, PROGRAM), as grit/_paths.py
+    names it relative to the package; None in a source tree."""
+    try:
+        from . import _paths
+    except ImportError:
+        return None
+    rel = getattr(_paths, name, None)
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), rel)) if rel else None
+
+
 def candidates():
     """Paths tried for libgrit.so, in order, as (path, where-it-came-from)."""
     env = os.environ.get("GRIT_LIB")
     if env:
         return [(env, "GRIT_LIB")]
+    out = []
+    installed = installed_path("LIBRARY")
+    if installed:
+        out.append((installed, "installed with the package (grit/_paths.py)"))
     root = pathlib.Path(__file__).resolve().parent.parent.parent
-    out = [(str(root / "build" / "libgrit.so"), "the source tree's build directory")]
+    if (root / "CMakeLists.txt").exists():
+        out.append((str(root / "build" / "libgrit.so"), "the source tree's build directory"))
     found = ctypes.util.find_library("grit")
     if found:
         out.append((found, "the system library path"))

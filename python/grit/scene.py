@@ -350,7 +350,9 @@ class Scene:
 
     @property
     def critical_dt(self):
-        """Critical time step estimate [s] (p-wave, or sqrt(2m/k) for pair overrides)."""
+        """Critical time step estimate [s]: the smallest p-wave estimate r sqrt(rho/E) of the particles, or
+        sqrt(3m/(8 kn)) for material pairs with a stiffness override (the same margin as the p-wave estimate);
+        with dt = nan (the default) the scene steps at dt_safety times this."""
         return _LIB.grit_critical_dt(self._p())
 
     def every(self, steps, fn):

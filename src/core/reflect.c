@@ -13,6 +13,7 @@
 #include "grit/stl.h"
 #include "grit/tester.h"
 #include "grit/uniax.h"
+#include "grit/version.h"
 #include "law2/cpm.h"
 
 /* ---- parameter groups ---------------------------------------------------- */
@@ -162,3 +163,5 @@ size_t grit_reflect_sizeof(const char *type)
         if (strcmp(sizes[i].name, type) == 0) return sizes[i].size;
     return 0;
 }
+
+const char *grit_version(void) { return GRIT_VERSION; }

@@ -7,7 +7,9 @@ few="n=20 time=0.001 progress=0"
 
 expect_error 2 "unknown command 'frobnicate'" frobnicate
 expect_error 2 "needs a preprocessor name" run
-expect_error 2 "unknown preprocessor 'depost'" run depost
+expect_error 2 "unknown preprocessor 'depost' \(did you mean 'deposit'\?\)" run depost
+expect_error 2 "unknown preprocessor 'hoper' \(did you mean 'hopper'\?\)" help run hoper
+expect_error 2 "unknown preprocessor 'xyz'; 'grit help run' lists them" run xyz
 expect_error 2 "unknown preprocessor 'nope'" help run nope
 expect_error 2 "unknown parameter 'radiu' for 'grit run deposit' \(did you mean 'radius'\?\)" run deposit radiu=1
 expect_error 2 "unknown parameter 'frobnicate' for 'grit run box'" run box frobnicate=1
