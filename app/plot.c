@@ -91,7 +91,7 @@ int cmd_plot(int argc, char **argv)
 int plot_figure(int argc, const char *const *argv)
 {
     char dir[PATH_MAX + 16], looked[PATH_MAX + 80];
-    if (!find_python_dir(dir, sizeof dir, looked, sizeof looked)) return -1;
+    if (!paths_python_dir(dir, sizeof dir, looked, sizeof looked)) return -1;
     const pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
