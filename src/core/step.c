@@ -74,10 +74,7 @@ int grit_step(grit_scene *s, long n)
                 for (int i = 0; i < s->b.n; i++)
                     if (!(s->b.flags[i] & PF_NO_GRAVITY)) s->b.ft[i].f = v3_scale(s->def.gravity, s->b.mi[i].m);
         }
-        if (s->def.track_energy) {
-            s->energy[GRIT_E_KINETIC] = 0;
-            s->energy[GRIT_E_ELAST] = 0;
-        }
+        if (s->def.track_energy) s->energy[GRIT_E_ELAST] = 0; /* the contact loop books it anew */
         int rc = grit_contact_prepare(s);
         if (rc) return rc;
         if (s->cell && (rc = grit_cell_prologue(s))) return rc;
@@ -91,6 +88,8 @@ int grit_step(grit_scene *s, long n)
         rc = grit_contact_loop(s);
         if (rc) return rc;
         if (s->cell) grit_cell_epilogue(s);
+        /* the particles' entries at the instant the contact loop booked at */
+        if (s->def.track_energy) grit_leapfrog_energy(s);
         double t3 = now();
         s->stats.time_integrate += t1 - t0;
         s->stats.time_collide += t2 - t1;

@@ -92,10 +92,11 @@ static inline grit_vec3 aspherical_torque(grit_vec3 M, unsigned blocked, bool dm
  * homogeneous field v = L x plus a fluctuation; damping and energy see the
  * fluctuation only. */
 
-/* fluctuation of the mid-step velocity v: v - L- (x - dt/2 v) */
-static inline grit_vec3 cell_fluct(const grit_cell *c, grit_vec3 v, grit_vec3 x, double dt)
+/* fluctuation of the mid-step velocity v at the end-of-step position x:
+ * v - L (x - dt/2 v), L the gradient of that mid-step (the leapfrog's L-) */
+static inline grit_vec3 cell_fluct(const grit_mat3 *L, grit_vec3 v, grit_vec3 x, double dt)
 {
-    return v3_sub(v, m3_mul(&c->L_prev, v3_madd(x, -0.5 * dt, v)));
+    return v3_sub(v, m3_mul(L, v3_madd(x, -0.5 * dt, v)));
 }
 
 /* new velocity; blocked components keep theirs */
@@ -127,14 +128,62 @@ static inline grit_vec3 cell_disp(const grit_cell *c, int i, grit_vec3 dpos)
 }
 
 typedef struct lf_sums {
-    double ekin, egrav, edamp, maxd2, check;
+    double maxd2, check, edamp;
 } lf_sums;
+
+/* The accelerations the leapfrog applies to one particle: force over mass
+ * on the free DoFs, then Cundall's damping judged on the on-step velocity
+ * estimate vf + dt/2 a. Shared by the step and by the energy book, so that
+ * the book sees exactly the accelerations the step applies. `au`, `alu`:
+ * the same before damping. An aspherical particle's rotation is not here
+ * (its angular-momentum step damps the torque itself). */
+typedef struct lf_acc {
+    grit_vec3 a, al, au, alu;
+} lf_acc;
+
+static inline __attribute__((always_inline)) lf_acc lf_accel(const grit_ft *ft, const grit_massi *mi,
+                                                             unsigned blocked, const bool general, bool asph,
+                                                             bool dmp, grit_vec3 vf, grit_vec3 wf, double dt,
+                                                             double d)
+{
+    lf_acc r = {v3_zero(), v3_zero(), v3_zero(), v3_zero()};
+    if (blocked == GRIT_BLOCK_ALL) return r;
+    const double im = 1.0 / mi->m;
+    grit_vec3 a = v3((blocked & GRIT_BLOCK_X) ? 0 : ft->f.x * im, (blocked & GRIT_BLOCK_Y) ? 0 : ft->f.y * im,
+                     (blocked & GRIT_BLOCK_Z) ? 0 : ft->f.z * im);
+    r.au = a;
+    if (dmp) {
+        a.x = damp(a.x, ft->f.x, vf.x + 0.5 * dt * a.x, d);
+        a.y = damp(a.y, ft->f.y, vf.y + 0.5 * dt * a.y, d);
+        a.z = damp(a.z, ft->f.z, vf.z + 0.5 * dt * a.z, d);
+    }
+    r.a = a;
+    if (!asph) {
+        const grit_vec3 I = mi->inertia;
+        grit_vec3 al;
+        if (general)
+            al = v3((blocked & GRIT_BLOCK_RX) ? 0 : ft->t.x / I.x, (blocked & GRIT_BLOCK_RY) ? 0 : ft->t.y / I.y,
+                    (blocked & GRIT_BLOCK_RZ) ? 0 : ft->t.z / I.z);
+        else /* isotropic */
+            al = v3_scale(ft->t, 1.0 / I.x);
+        r.alu = al;
+        if (dmp) {
+            al.x = damp(al.x, ft->t.x, wf.x + 0.5 * dt * al.x, d);
+            al.y = damp(al.y, ft->t.y, wf.y + 0.5 * dt * al.y, d);
+            al.z = damp(al.z, ft->t.z, wf.z + 0.5 * dt * al.z, d);
+        }
+        r.al = al;
+    }
+    return r;
+}
 
 /* One particle. `general` false: the caller guarantees no blocked DoF, no
  * anisotropic inertia and no shape following the node, so the compiler
- * drops those branches (the common case of a free sphere). */
+ * drops those branches (the common case of a free sphere). `book`: add the
+ * second half of the damping's work (see grit_leapfrog_energy below); the
+ * rest of the book is done at the end of the step. */
 static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, int i, const bool general,
-                                                                 const bool track, const bool has_d,
+                                                                 const bool book, const bool has_d,
                                                                  const bool has_g, const bool periodic, lf_sums *S)
 {
     grit_bodies *b = &s->b;
@@ -146,82 +195,11 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     const grit_ft ft = b->ft[i];
     const grit_massi mi = b->mi[i];
     const bool dmp = has_d && !(fl & PF_NO_DAMPING);
-    const bool energy = track && !(fl & PF_NO_ENERGY);
-    const grit_vec3 vf = periodic ? cell_fluct(s->cell, vw.v, b->pr[i].pos, dt) : vw.v;
+    const grit_vec3 vf = periodic ? cell_fluct(&s->cell->L_prev, vw.v, b->pr[i].pos, dt) : vw.v;
     const grit_vec3 wf = periodic ? v3_sub(vw.w, s->cell->spin_prev) : vw.w;
-    if (energy) {
-        if (has_g && !(fl & PF_NO_GRAVITY)) {
-            double p = 0;
-            if (!(blocked & GRIT_BLOCK_X)) p += g.x * vf.x;
-            if (!(blocked & GRIT_BLOCK_Y)) p += g.y * vf.y;
-            if (!(blocked & GRIT_BLOCK_Z)) p += g.z * vf.z;
-            S->egrav -= mi.m * dt * p;
-        }
-    }
-    grit_vec3 a = v3_zero(), al = v3_zero();
     const bool asph = general && (fl & PF_ASPHERICAL) && (blocked & 0x38u) != 0x38u;
-    if (blocked != GRIT_BLOCK_ALL) {
-        const double im = 1.0 / mi.m;
-        a = v3((blocked & GRIT_BLOCK_X) ? 0 : ft.f.x * im, (blocked & GRIT_BLOCK_Y) ? 0 : ft.f.y * im,
-               (blocked & GRIT_BLOCK_Z) ? 0 : ft.f.z * im);
-        if (dmp) {
-            const grit_vec3 au = a;
-            a.x = damp(a.x, ft.f.x, vf.x + 0.5 * dt * a.x, d);
-            a.y = damp(a.y, ft.f.y, vf.y + 0.5 * dt * a.y, d);
-            a.z = damp(a.z, ft.f.z, vf.z + 0.5 * dt * a.z, d);
-            /* the damping force m (a - au) times the on-step velocity, the
-             * one the kinetic energy below is taken with: the balance then
-             * closes to second order (with the mid-step velocity of the
-             * previous step it was first order) */
-            if (energy)
-                S->edamp -= dt * mi.m *
-                            ((a.x - au.x) * (vf.x + 0.5 * dt * a.x) + (a.y - au.y) * (vf.y + 0.5 * dt * a.y) +
-                             (a.z - au.z) * (vf.z + 0.5 * dt * a.z));
-        }
-        if (!asph) {
-            const grit_vec3 I = mi.inertia;
-            if (general)
-                al = v3((blocked & GRIT_BLOCK_RX) ? 0 : ft.t.x / I.x, (blocked & GRIT_BLOCK_RY) ? 0 : ft.t.y / I.y,
-                        (blocked & GRIT_BLOCK_RZ) ? 0 : ft.t.z / I.z);
-            else /* isotropic */
-                al = v3_scale(ft.t, 1.0 / I.x);
-            if (dmp) {
-                const grit_vec3 alu = al;
-                al.x = damp(al.x, ft.t.x, wf.x + 0.5 * dt * al.x, d);
-                al.y = damp(al.y, ft.t.y, wf.y + 0.5 * dt * al.y, d);
-                al.z = damp(al.z, ft.t.z, wf.z + 0.5 * dt * al.z, d);
-                const grit_vec3 Iu = general ? I : v3(I.x, I.x, I.x); /* as al was computed */
-                if (energy && isfinite(I.x) && isfinite(I.y) && isfinite(I.z))
-                    S->edamp -= dt * (Iu.x * (al.x - alu.x) * (wf.x + 0.5 * dt * al.x) +
-                                      Iu.y * (al.y - alu.y) * (wf.y + 0.5 * dt * al.y) +
-                                      Iu.z * (al.z - alu.z) * (wf.z + 0.5 * dt * al.z));
-            }
-        } else if (dmp && energy) /* aspherical: damped in aspherical_torque; booked with the mid-step w */
-            S->edamp += d * dt * (fabs(wf.x * ft.t.x) + fabs(wf.y * ft.t.y) + fabs(wf.z * ft.t.z));
-    }
-    if (energy) {
-        grit_vec3 vt = v3_madd(vf, 0.5 * dt, a);
-        double ek = 0.5 * mi.m * v3_norm2(vt);
-        const grit_vec3 I = mi.inertia;
-        if (isfinite(I.x) && isfinite(I.y) && isfinite(I.z)) {
-            if (asph && !periodic) {
-                /* on-step, like the translational part: L_n = L + dt/2 M
-                 * (the torque as the rotation below takes it), in the
-                 * body axes of q_n (spec 8.2-4 takes the mid-step w: a
-                 * half-step lag of the rotational energy during contacts) */
-                const grit_vec3 lb = q_unrotate(b->ori[i], v3_madd(aspherical_L(b, i), 0.5 * dt,
-                                                                  aspherical_torque(ft.t, blocked, dmp, wf, d)));
-                ek += 0.5 * (lb.x * lb.x / I.x + lb.y * lb.y / I.y + lb.z * lb.z / I.z);
-            } else if (asph) {
-                grit_vec3 wb = q_unrotate(b->ori[i], wf);
-                ek += 0.5 * (I.x * wb.x * wb.x + I.y * wb.y * wb.y + I.z * wb.z * wb.z);
-            } else {
-                grit_vec3 wt = v3_madd(wf, 0.5 * dt, al);
-                ek += 0.5 * (I.x * wt.x * wt.x + I.y * wt.y * wt.y + I.z * wt.z * wt.z);
-            }
-        }
-        if (isfinite(ek)) S->ekin += ek;
-    }
+    const lf_acc A = lf_accel(&ft, &mi, blocked, general, asph, dmp, vf, wf, dt, d);
+    const grit_vec3 a = A.a, al = A.al;
     if (periodic) vw.v = cell_velocity(s->cell, vw.v, b->pr[i].pos, a, blocked);
     else vw.v = v3_madd(vw.v, dt, a);
     if (!asph) vw.w = v3_madd(vw.w, dt, al);
@@ -229,6 +207,18 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     if (general && (fl & PF_LOCAL6)) grit_local6_velocity(s, i, &vw);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
     b->pr[i].pos = pos;
+    if (book && dmp && blocked != GRIT_BLOCK_ALL && !(fl & PF_NO_ENERGY)) {
+        /* the damping force of this step over the second half of the move,
+         * with the new mid-step velocity */
+        const grit_vec3 vn = periodic ? cell_fluct(&s->cell->L, vw.v, pos, dt) : vw.v;
+        S->edamp -= 0.5 * dt * mi.m * ((a.x - A.au.x) * vn.x + (a.y - A.au.y) * vn.y + (a.z - A.au.z) * vn.z);
+        const grit_vec3 I = general ? mi.inertia : v3(mi.inertia.x, mi.inertia.x, mi.inertia.x);
+        if (!asph && isfinite(I.x) && isfinite(I.y) && isfinite(I.z)) {
+            const grit_vec3 wn = periodic ? v3_sub(vw.w, m3_spin(&s->cell->L)) : vw.w;
+            S->edamp -= 0.5 * dt *
+                        (I.x * (al.x - A.alu.x) * wn.x + I.y * (al.y - A.alu.y) * wn.y + I.z * (al.z - A.alu.z) * wn.z);
+        }
+    }
     if (asph) {
         const grit_vec3 M = aspherical_torque(ft.t, blocked, dmp, wf, d);
         if (periodic && s->cell->spin_changed) {
@@ -260,12 +250,12 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
 
 enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 };
 
-static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool track, const bool has_d,
+static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool book, const bool has_d,
                                                                  const bool has_g, const bool periodic, lf_sums *S)
 {
     const uint16_t *flags = s->b.flags;
     const int n = s->b.n;
-    const bool vec = !track && !periodic && s->def.simd;
+    const bool vec = !periodic && !book && s->def.simd;
     for (int i = 0; i < n;) {
         /* four free spheres in a row: the vectorised path */
         if (vec && i + 4 <= n && (flags[i] | flags[i + 1] | flags[i + 2] | flags[i + 3]) == 0 &&
@@ -273,8 +263,8 @@ static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, c
             i += 4;
             continue;
         }
-        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, track, has_d, has_g, periodic, S);
-        else integrate_one(s, i, false, track, has_d, has_g, periodic, S);
+        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, book, has_d, has_g, periodic, S);
+        else integrate_one(s, i, false, book, has_d, has_g, periodic, S);
         i++;
     }
 }
@@ -285,17 +275,14 @@ int grit_leapfrog(grit_scene *s)
     const grit_vec3 g = s->def.gravity;
     const bool has_g = g.x != 0 || g.y != 0 || g.z != 0;
     const bool has_d = s->def.damping != 0;
-    lf_sums S = {0, 0, 0, s->max_disp2, 0};
-    if (s->cell) integrate_all(s, s->def.track_energy, has_d, has_g, true, &S); /* one periodic instance */
-    else if (s->def.track_energy) integrate_all(s, true, has_d, has_g, false, &S);
+    lf_sums S = {s->max_disp2, 0, 0};
+    const bool book = s->def.track_energy && has_d; /* only damping is booked here */
+    if (s->cell) integrate_all(s, book, has_d, has_g, true, &S); /* one periodic instance */
+    else if (book) integrate_all(s, true, true, has_g, false, &S);
     else if (has_d) integrate_all(s, false, true, has_g, false, &S);
     else integrate_all(s, false, false, has_g, false, &S);
     s->max_disp2 = S.maxd2;
-    if (s->def.track_energy) {
-        s->energy[GRIT_E_KINETIC] += S.ekin;
-        s->energy[GRIT_E_GRAV] += S.egrav;
-        s->energy[GRIT_E_NONVISC] += S.edamp;
-    }
+    if (book) s->energy[GRIT_E_NONVISC] += S.edamp;
     if (!isfinite(S.check)) {
         for (int i = 0; i < b->n; i++)
             if (!v3_isfinite(b->pr[i].pos))
@@ -305,4 +292,105 @@ int grit_leapfrog(grit_scene *s)
                                  b->id[i], s->step, s->dt);
     }
     return GRIT_OK;
+}
+
+/* ---- the energy book of the particles, at the end of a step ----------------
+ *
+ * Every entry of the tracker describes the state at the end of the step, the
+ * instant t_(n+1) of the positions the contact loop has just booked its
+ * elastic energy at (docs/linear-model.md, "when the entries are booked").
+ * The stored velocities are then mid-step ones, v- = v_(n+1/2); the next
+ * step will make v+ = v- + dt a with a = a_(n+1), the (damped) acceleration
+ * from the forces the contact loop has just accumulated. The kinetic energy
+ * is the product 1/2 m v- . v+ = 1/2 m |v- + dt/2 a|^2 - m dt^2 |a|^2 / 8: the
+ * on-step kinetic energy less a term of second order. With it the change
+ * over a step is exactly the trapezoidal work 1/2 (F_n + F_(n+1)) . dx of the
+ * forces, so a linear spring's energy and a constant force's are conserved
+ * to round-off, and Cundall's damping is booked as the same trapezoid of its
+ * force (half with v- here, half with v+ by the leapfrog), which closes its
+ * book exactly. Gravity's work is that of the move
+ * x_n -> x_(n+1) = dt v-. (The leapfrog used to book the kinetic energy of
+ * t_n while the contact loop booked t_(n+1): the sum was off by the power
+ * flowing into the contacts times dt, up to several percent during an
+ * impact.) Aspherical rotations keep the on-step book (their update is not
+ * a plain leapfrog). Costs one pass over the particles while tracking. */
+static void energy_one(const grit_scene *s, int i, const bool periodic, bool has_d, bool has_g, double *ek_out,
+                       double *eg_out, double *ed_out)
+{
+    const grit_bodies *b = &s->b;
+    const double dt = s->dt, d = s->def.damping;
+    const grit_vec3 g = s->def.gravity;
+    const unsigned fl = b->flags[i];
+    const unsigned blocked = fl & GRIT_BLOCK_ALL;
+    const grit_velw vw = b->vw[i];
+    const grit_ft ft = b->ft[i];
+    const grit_massi mi = b->mi[i];
+    const bool dmp = has_d && !(fl & PF_NO_DAMPING);
+    /* the fluctuation as the next step's leapfrog will take it: the gradient
+     * of this step is the next one's L- */
+    const grit_vec3 vf = periodic ? cell_fluct(&s->cell->L, vw.v, b->pr[i].pos, dt) : vw.v;
+    const grit_vec3 wf = periodic ? v3_sub(vw.w, m3_spin(&s->cell->L)) : vw.w;
+    double eg = 0, ed = 0, ek;
+    if (has_g && !(fl & PF_NO_GRAVITY)) {
+        double p = 0;
+        if (!(blocked & GRIT_BLOCK_X)) p += g.x * vf.x;
+        if (!(blocked & GRIT_BLOCK_Y)) p += g.y * vf.y;
+        if (!(blocked & GRIT_BLOCK_Z)) p += g.z * vf.z;
+        eg = -mi.m * dt * p;
+    }
+    const bool asph = (fl & PF_ASPHERICAL) && (blocked & 0x38u) != 0x38u;
+    const lf_acc A = lf_accel(&ft, &mi, blocked, true, asph, dmp, vf, wf, dt, d);
+    const grit_vec3 a = A.a, al = A.al, I = mi.inertia;
+    const bool finite_I = isfinite(I.x) && isfinite(I.y) && isfinite(I.z);
+    if (dmp && blocked != GRIT_BLOCK_ALL) {
+        /* the next step's damping force m (a - au) over the first half of
+         * its move, with v-: the trapezoidal work that the kinetic energy's
+         * change holds (the leapfrog books the second half, with v+) */
+        ed -= 0.5 * dt * mi.m * ((a.x - A.au.x) * vf.x + (a.y - A.au.y) * vf.y + (a.z - A.au.z) * vf.z);
+        if (!asph && finite_I)
+            ed -= 0.5 * dt * (I.x * (al.x - A.alu.x) * wf.x + I.y * (al.y - A.alu.y) * wf.y + I.z * (al.z - A.alu.z) * wf.z);
+        else if (asph) /* damped in aspherical_torque; booked with the mid-step w */
+            ed += d * dt * (fabs(wf.x * ft.t.x) + fabs(wf.y * ft.t.y) + fabs(wf.z * ft.t.z));
+    }
+    ek = 0.5 * mi.m * (v3_norm2(v3_madd(vf, 0.5 * dt, a)) - 0.25 * dt * dt * v3_norm2(a));
+    if (finite_I) {
+        if (asph && !periodic) {
+            /* on-step, like the translational part: L_n = L + dt/2 M (the
+             * torque as the rotation takes it), in the body axes of q_n (the
+             * mid-step w would lag the rotational energy by half a step) */
+            const grit_vec3 lb = q_unrotate(
+                b->ori[i], v3_madd(aspherical_L(b, i), 0.5 * dt, aspherical_torque(ft.t, blocked, dmp, wf, d)));
+            ek += 0.5 * (lb.x * lb.x / I.x + lb.y * lb.y / I.y + lb.z * lb.z / I.z);
+        } else if (asph) {
+            const grit_vec3 wb = q_unrotate(b->ori[i], wf);
+            ek += 0.5 * (I.x * wb.x * wb.x + I.y * wb.y * wb.y + I.z * wb.z * wb.z);
+        } else {
+            const grit_vec3 wt = v3_madd(wf, 0.5 * dt, al);
+            ek += 0.5 * (I.x * wt.x * wt.x + I.y * wt.y * wt.y + I.z * wt.z * wt.z) -
+                  0.125 * dt * dt * (I.x * al.x * al.x + I.y * al.y * al.y + I.z * al.z * al.z);
+        }
+    }
+    *ek_out = isfinite(ek) ? ek : 0.0;
+    *eg_out = eg;
+    *ed_out = ed;
+}
+
+void grit_leapfrog_energy(grit_scene *s)
+{
+    const grit_bodies *b = &s->b;
+    const grit_vec3 g = s->def.gravity;
+    const bool has_g = g.x != 0 || g.y != 0 || g.z != 0;
+    const bool has_d = s->def.damping != 0, periodic = s->cell != NULL;
+    double ek = 0, eg = 0, ed = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->flags[i] & PF_NO_ENERGY) continue;
+        double k, gg, dd;
+        energy_one(s, i, periodic, has_d, has_g, &k, &gg, &dd);
+        ek += k;
+        eg += gg;
+        ed += dd;
+    }
+    s->energy[GRIT_E_KINETIC] = ek;
+    s->energy[GRIT_E_GRAV] += eg;
+    s->energy[GRIT_E_NONVISC] += ed;
 }
