@@ -41,6 +41,9 @@ typedef enum grit_status {
       "gravitational acceleration") \
     X(double, damping, 0.0, "-", 0.0, 1.0, GRIT_P_MAX_EXCL, NULL, \
       "Cundall non-viscous damping coefficient (0: none)") \
+    X(double, mass_damping, 0.0, "1/s", 0.0, INFINITY, 0, NULL, \
+      "viscous mass damping: force -c m v and torque -c I w on every particle, velocities decay as exp(-c t) " \
+      "(0: none)") \
     X(double, verlet_dist, -0.05, "m", -1.0, INFINITY, 0, NULL, \
       "broad-phase skin added to every bounding box; negative: that fraction of the smallest radius") \
     X(flag, track_energy, false, "-", 0, 1, 0, NULL, \
@@ -221,6 +224,7 @@ typedef enum grit_energy_kind {
     GRIT_E_BROKEN,      /* elastic energy lost when contacts break */
     GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
     GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
+    GRIT_E_MASSDAMP,    /* viscous mass damping (scene parameter mass_damping) */
     GRIT_E_COUNT
 } grit_energy_kind;
 
