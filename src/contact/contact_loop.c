@@ -25,16 +25,32 @@ static const int law_ext_n[GRIT_LAW_COUNT] = {
 
 int grit_law_ext_n(int law) { return law >= 0 && law < GRIT_LAW_COUNT ? law_ext_n[law] : 0; }
 
+/* The state a law needs in this scene: its own, and IdealElPl's dashpot
+ * share while its tangential dashpot is on. */
+static int law_ext_need(const grit_scene *s, int law)
+{
+    if (law == GRIT_LAW_IDEALELPL && s->laws.idealelpl.ct_div_cn != 0) return GRIT_IDEALELPL_DASHPOT_EXT_N;
+    return law_ext_n[law];
+}
+
 int grit_contact_prepare(grit_scene *s)
 {
     /* the largest state of the laws in use (a scene without materials has
      * no contacts) */
     int n = s->c.ext_n;
     for (int k = 0; k < s->pair_table_n * s->pair_table_n; k++)
-        if (s->pair_table[k].phys != GRIT_PHYS_NONE && law_ext_n[s->pair_table[k].law] > n)
-            n = law_ext_n[s->pair_table[k].law];
+        if (s->pair_table[k].phys != GRIT_PHYS_NONE && law_ext_need(s, s->pair_table[k].law) > n)
+            n = law_ext_need(s, s->pair_table[k].law);
     if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of the contact laws");
+    /* IdealElPl's dashpot switched on: its contacts' ext rows may hold
+     * another law's state; their dashpot share is zero */
+    const bool ct_on = s->laws.idealelpl.ct_div_cn != 0;
+    if (ct_on && !s->idealelpl_ct_on)
+        for (int k = 0; k < s->c.n; k++)
+            if (s->c.pair[k].law == GRIT_LAW_IDEALELPL)
+                s->c.ext[(size_t)k * (size_t)s->c.ext_n] = s->c.ext[(size_t)k * (size_t)s->c.ext_n + 1] = 0;
+    s->idealelpl_ct_on = ct_on;
     return GRIT_OK;
 }
 
@@ -68,8 +84,10 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
 {
     if (kind == GRIT_CG2_SPHERE_SPHERE && s->def.simd) { /* the vectorised kernels */
         const bool track = s->def.track_energy;
-        if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
-        if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
+        /* (the tangential dashpots take the scalar path) */
+        if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used && s->laws.idealelpl.ct_div_cn == 0)
+            return grit_ss_idealelpl_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_KUHN && s->laws.kuhn.kuhn_ct_div_cn == 0) return grit_ss_kuhn_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
     }
     switch (kind) {

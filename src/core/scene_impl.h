@@ -240,6 +240,7 @@ struct grit_scene {
     bool energy_initial_set;
 
     bool eqlb_used; /* some contact may carry an iniEqlb offset */
+    bool idealelpl_ct_on; /* IdealElPl's tangential dashpot was on at the last step (contact_loop.c) */
 
     /* periodic cell (core/cell_impl.h); NULL: aperiodic */
     struct grit_cell *cell;

@@ -862,5 +862,7 @@ grit_scene *grit_scene_load(const char *path)
         grit_set_create_error("restart file '%s': %s", path, L.msg);
         return NULL;
     }
+    /* the contacts' ext rows hold IdealElPl's dashpot shares already */
+    L.s->idealelpl_ct_on = L.s->laws.idealelpl.ct_div_cn != 0;
     return L.s;
 }
