@@ -32,7 +32,7 @@
  * names each type), the laws' parameters (section LAWS), contacts grouped by
  * (geometry, law). Files of versions 1 and 2 still load: their scene's law
  * becomes the law of their materials. */
-enum { GRIT_RESTART_VERSION = 3 };
+enum { GRIT_RESTART_VERSION = 4 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

@@ -36,7 +36,14 @@ typedef enum grit_status {
     X(double, dt, NAN, "s", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, \
       "time step; NaN: dt_safety times the critical step, computed at the first step") \
     X(double, dt_safety, 0.9, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
-      "safety factor applied to the critical time step when dt is automatic") \
+      "safety factor applied to the critical time step when dt is automatic, and to the contacts' one by dyn_dt") \
+    X(flag, dyn_dt, false, "-", 0, 1, 0, NULL, \
+      "adaptive time step (Woo's DynDt): every dyn_dt_period steps, dt_safety times the critical step of the " \
+      "current contacts, growing by at most dyn_dt_max_inc per step (docs/linear-model.md)") \
+    X(int, dyn_dt_period, 1, "steps", 1, 1e9, 0, NULL, \
+      "dyn_dt: steps between evaluations of the contacts' critical step") \
+    X(double, dyn_dt_max_inc, 1e-4, "-", 0.0, 1.0, 0, NULL, \
+      "dyn_dt: largest relative growth of the time step per step (a decrease is immediate)") \
     X(vec3, gravity, GRIT_V3(0.0, 0.0, 0.0), "m/s^2", -INFINITY, INFINITY, 0, NULL, \
       "gravitational acceleration") \
     X(double, damping, 0.0, "-", 0.0, 1.0, GRIT_P_MAX_EXCL, NULL, \
@@ -188,6 +195,11 @@ double grit_dt(const grit_scene *s);
 /* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
  * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
+/* Critical time step of the current contacts, the estimate of the adaptive
+ * step (dyn_dt): sqrt(min 2 m / k) over the free DoFs of every particle, k
+ * the stiffness of its real contacts along that DoF; INFINITY without
+ * contacts. */
+double grit_contacts_critical_dt(grit_scene *s);
 /* The time step the next grit_step will use (an automatic one resolved now),
  * after the checks of the materials (a pair that cannot touch, a law missing
  * a parameter),

@@ -240,6 +240,9 @@ struct grit_scene {
     bool energy_initial_set;
 
     bool eqlb_used; /* some contact may carry an iniEqlb offset */
+    double *dyndt_k; /* the adaptive step's stiffness per particle (integrate/dyndt.c) */
+    double dt_prev;  /* the last step's dt (NaN before the first): the adaptive step's velocity update */
+    int dyndt_cap;
     bool idealelpl_ct_on; /* IdealElPl's tangential dashpot was on at the last step (contact_loop.c) */
 
     /* periodic cell (core/cell_impl.h); NULL: aperiodic */

@@ -21,6 +21,11 @@ static double now(void)
  * a fixed one checked against the critical step. */
 static int planned_dt(grit_scene *s, double *dt)
 {
+    /* the adaptive step, once started, is its own judge (integrate/dyndt.c) */
+    if (s->def.dyn_dt && s->step > 0 && isfinite(s->dt) && s->dt > 0) {
+        *dt = s->dt;
+        return GRIT_OK;
+    }
     double crit = grit_critical_dt(s);
     *dt = s->dt;
     if (isnan(s->def.dt) || isnan(s->dt)) {
@@ -75,6 +80,7 @@ int grit_step(grit_scene *s, long n)
                     if (!(s->b.flags[i] & PF_NO_GRAVITY)) s->b.ft[i].f = v3_scale(s->def.gravity, s->b.mi[i].m);
         }
         if (s->def.track_energy) s->energy[GRIT_E_ELAST] = 0; /* the contact loop books it anew */
+        const double dt = s->dt; /* this step's (dyn_dt may set the next one's) */
         int rc = grit_contact_prepare(s);
         if (rc) return rc;
         if (s->cell && (rc = grit_cell_prologue(s))) return rc;
@@ -88,8 +94,10 @@ int grit_step(grit_scene *s, long n)
         rc = grit_contact_loop(s);
         if (rc) return rc;
         if (s->cell) grit_cell_epilogue(s);
-        /* the particles' entries at the instant the contact loop booked at */
-        if (s->def.track_energy) grit_leapfrog_energy(s);
+        if (s->def.dyn_dt && (s->step + 1) % s->def.dyn_dt_period == 0) grit_dyndt_update(s, s->def.dyn_dt_period);
+        /* the particles' entries at the instant the contact loop booked at
+         * (with the next step's dt for the velocity it will make) */
+        if (s->def.track_energy) grit_leapfrog_energy(s, dt);
         double t3 = now();
         s->stats.time_integrate += t1 - t0;
         s->stats.time_collide += t2 - t1;
@@ -99,7 +107,8 @@ int grit_step(grit_scene *s, long n)
             s->energy_initial_set = true;
         }
         s->step++;
-        s->time += s->dt;
+        s->time += dt;
+        s->dt_prev = dt;
     }
     return GRIT_OK;
 }

@@ -225,6 +225,15 @@ static inline void damp_work(const lf_acc *A, const grit_massi *mi, grit_vec3 I,
     }
 }
 
+/* The step of the velocity update: dt, or with the adaptive step the mean
+ * of the last and this step's dt (the variable-step leapfrog: the velocity
+ * lives between the positions, its step between theirs), which keeps the
+ * integration and the energy balance second order while dt changes. */
+static inline double grit_velocity_dt(const grit_scene *s)
+{
+    return s->def.dyn_dt && isfinite(s->dt_prev) ? 0.5 * (s->dt_prev + s->dt) : s->dt;
+}
+
 /* One particle. `general` false: the caller guarantees no blocked DoF, no
  * anisotropic inertia and no shape following the node, so the compiler
  * drops those branches (the common case of a free sphere). `has_v`: viscous
@@ -234,7 +243,7 @@ static inline void damp_work(const lf_acc *A, const grit_massi *mi, grit_vec3 I,
 static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, int i, const bool general,
                                                                  const bool book, const bool has_d,
                                                                  const bool has_v, const bool has_g,
-                                                                 const bool periodic, lf_sums *S)
+                                                                 const bool periodic, double dtv, lf_sums *S)
 {
     grit_bodies *b = &s->b;
     const double dt = s->dt, d = s->def.damping, c = s->def.mass_damping;
@@ -249,11 +258,11 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     const grit_vec3 vf = periodic ? cell_fluct(&s->cell->L_prev, vw.v, b->pr[i].pos, dt) : vw.v;
     const grit_vec3 wf = periodic ? v3_sub(vw.w, s->cell->spin_prev) : vw.w;
     const bool asph = general && (fl & PF_ASPHERICAL) && (blocked & 0x38u) != 0x38u;
-    const lf_acc A = lf_accel(&ft, &mi, blocked, general, asph, dmp, vsc, vf, wf, dt, d, c);
+    const lf_acc A = lf_accel(&ft, &mi, blocked, general, asph, dmp, vsc, vf, wf, dtv, d, c);
     const grit_vec3 a = A.a, al = A.al;
     if (periodic) vw.v = cell_velocity(s->cell, vw.v, b->pr[i].pos, a, blocked);
-    else vw.v = v3_madd(vw.v, dt, a);
-    if (!asph) vw.w = v3_madd(vw.w, dt, al);
+    else vw.v = v3_madd(vw.v, dtv, a);
+    if (!asph) vw.w = v3_madd(vw.w, dtv, al);
     if (periodic && !asph) vw.w = v3_add(vw.w, cell_dspin(s->cell, blocked));
     if (general && (fl & PF_LOCAL6)) grit_local6_velocity(s, i, &vw);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
@@ -265,7 +274,7 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
         const grit_vec3 wn = periodic ? v3_sub(vw.w, m3_spin(&s->cell->L)) : vw.w;
         const grit_vec3 I = general ? mi.inertia : v3(mi.inertia.x, mi.inertia.x, mi.inertia.x);
         const bool rot = !asph && isfinite(I.x) && isfinite(I.y) && isfinite(I.z);
-        damp_work(&A, &mi, I, rot, vn, wn, dt, &S->edamp, &S->evisc);
+        damp_work(&A, &mi, I, rot, vn, wn, dtv, &S->edamp, &S->evisc);
     }
     if (asph) {
         grit_vec3 M = aspherical_torque(ft.t, blocked, dmp, wf, d);
@@ -305,7 +314,8 @@ static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, c
 {
     const uint16_t *flags = s->b.flags;
     const int n = s->b.n;
-    const bool vec = !periodic && !book && !has_v && s->def.simd;
+    const double dtv = grit_velocity_dt(s);
+    const bool vec = !periodic && !book && !has_v && s->def.simd && dtv == s->dt;
     for (int i = 0; i < n;) {
         /* four free spheres in a row: the vectorised path */
         if (vec && i + 4 <= n && (flags[i] | flags[i + 1] | flags[i + 2] | flags[i + 3]) == 0 &&
@@ -313,8 +323,8 @@ static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, c
             i += 4;
             continue;
         }
-        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, book, has_d, has_v, has_g, periodic, S);
-        else integrate_one(s, i, false, book, has_d, has_v, has_g, periodic, S);
+        if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, book, has_d, has_v, has_g, periodic, dtv, S);
+        else integrate_one(s, i, false, book, has_d, has_v, has_g, periodic, dtv, S);
         i++;
     }
 }
@@ -374,10 +384,12 @@ typedef struct lf_energy {
 } lf_energy;
 
 static void energy_one(const grit_scene *s, int i, const bool periodic, bool has_d, bool has_v, bool has_g,
-                       lf_energy *E)
+                       double dt_step, lf_energy *E)
 {
     const grit_bodies *b = &s->b;
-    const double dt = s->dt, d = s->def.damping, c = s->def.mass_damping;
+    /* dt: the next step's velocity update (grit_velocity_dt) */
+    const double dt = s->def.dyn_dt ? 0.5 * (dt_step + s->dt) : s->dt;
+    const double d = s->def.damping, c = s->def.mass_damping;
     const grit_vec3 g = s->def.gravity;
     const unsigned fl = b->flags[i];
     const unsigned blocked = fl & GRIT_BLOCK_ALL;
@@ -387,14 +399,14 @@ static void energy_one(const grit_scene *s, int i, const bool periodic, bool has
     const bool dmp = has_d && !(fl & PF_NO_DAMPING), vsc = has_v && !(fl & PF_NO_DAMPING);
     /* the fluctuation as the next step's leapfrog will take it: the gradient
      * of this step is the next one's L- */
-    const grit_vec3 vf = periodic ? cell_fluct(&s->cell->L, vw.v, b->pr[i].pos, dt) : vw.v;
+    const grit_vec3 vf = periodic ? cell_fluct(&s->cell->L, vw.v, b->pr[i].pos, dt_step) : vw.v;
     const grit_vec3 wf = periodic ? v3_sub(vw.w, m3_spin(&s->cell->L)) : vw.w;
     if (has_g && !(fl & PF_NO_GRAVITY)) {
         double p = 0;
         if (!(blocked & GRIT_BLOCK_X)) p += g.x * vf.x;
         if (!(blocked & GRIT_BLOCK_Y)) p += g.y * vf.y;
         if (!(blocked & GRIT_BLOCK_Z)) p += g.z * vf.z;
-        E->eg -= mi.m * dt * p;
+        E->eg -= mi.m * dt_step * p;
     }
     const bool asph = (fl & PF_ASPHERICAL) && (blocked & 0x38u) != 0x38u;
     const lf_acc A = lf_accel(&ft, &mi, blocked, true, asph, dmp, vsc, vf, wf, dt, d, c);
@@ -435,7 +447,7 @@ static void energy_one(const grit_scene *s, int i, const bool periodic, bool has
     if (isfinite(ek)) E->ek += ek;
 }
 
-void grit_leapfrog_energy(grit_scene *s)
+void grit_leapfrog_energy(grit_scene *s, double dt_step)
 {
     const grit_bodies *b = &s->b;
     const grit_vec3 g = s->def.gravity;
@@ -443,7 +455,7 @@ void grit_leapfrog_energy(grit_scene *s)
     const bool has_d = s->def.damping != 0, has_v = s->def.mass_damping != 0, periodic = s->cell != NULL;
     lf_energy E = {0, 0, 0, 0};
     for (int i = 0; i < b->n; i++)
-        if (!(b->flags[i] & PF_NO_ENERGY)) energy_one(s, i, periodic, has_d, has_v, has_g, &E);
+        if (!(b->flags[i] & PF_NO_ENERGY)) energy_one(s, i, periodic, has_d, has_v, has_g, dt_step, &E);
     s->energy[GRIT_E_KINETIC] = E.ek;
     s->energy[GRIT_E_GRAV] += E.eg;
     s->energy[GRIT_E_NONVISC] += E.ed;

@@ -300,6 +300,12 @@ static int load_step(loader *L)
     return 0;
 }
 
+static int load_dyndt(loader *L)
+{
+    L->s->dt_prev = get_f64(L);
+    return L->msg[0] ? -1 : 0;
+}
+
 static int load_energy(loader *L)
 {
     grit_scene *s = L->s;
@@ -839,6 +845,7 @@ grit_scene *grit_scene_load(const char *path)
         {"SHAP", load_shapes, 0, UINT64_MAX, 0},     {"BODY", load_bodies, 0, UINT64_MAX, 0},
         {"CONT", load_contacts, 0, UINT64_MAX, 0},   {"LOC6", load_local6, 0, UINT64_MAX, 0},
         {"BPST", load_bpstate, 0, UINT64_MAX, 0},    {"CELL", load_cell, 0, UINT64_MAX, 2},
+        {"DYDT", load_dyndt, 0, UINT64_MAX, 4},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
