@@ -282,8 +282,20 @@ typedef struct grit_stats {
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
     double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
+    double time_rebuild, time_sort; /* of time_collide: broad-phase rebuilds (without sorting), re-sorts */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
+
+/* The contact loop's time by functor: one entry per (geometry kind, law)
+ * that has run, named "<geometry>/<law>" (e.g. "Sphere+Sphere/idealelpl"),
+ * with its accumulated CPU seconds (contacts made in the step included).
+ * Fills up to cap entries (names up to 63 characters); returns how many
+ * there are. */
+typedef struct grit_functor_time {
+    char name[64];
+    double seconds;
+} grit_functor_time;
+int grit_functor_times(const grit_scene *s, grit_functor_time *out, int cap);
 
 /* Brute-force list of all pairs whose shapes overlap (uN < 0) right now; used
  * by tests to check that the broad phase misses nothing. Returns count,

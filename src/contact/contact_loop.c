@@ -14,6 +14,7 @@
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
+#include "core/clock.h"
 #include "core/storage.h"
 #include "law2/all.h"
 
@@ -130,9 +131,15 @@ int grit_contact_loop(grit_scene *s)
     grit_contacts *C = &s->c;
     int n_real = 0;
     if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
+    /* each run is timed for its block (grit_functor_times): two clock reads
+     * per block and step, not per contact */
+    double t = grit_cpu_now(), t1;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
-        if (C->block_start[b] < C->block_start[b + 1])
+        if (C->block_start[b] < C->block_start[b + 1]) {
             n_real += run_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1], &E);
+            s->time_block[b] += (t1 = grit_cpu_now()) - t;
+            t = t1;
+        }
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
     for (int k = C->block_start[GRIT_BLOCK_COUNT], k2; k < n_old; k = k2) {
@@ -140,12 +147,16 @@ int grit_contact_loop(grit_scene *s)
         const grit_pair *p = &C->pair[k];
         for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
         n_real += run_range(s, p->kind, p->law, k, k2, &E);
+        s->time_block[p->kind * GRIT_LAW_COUNT + p->law] += (t1 = grit_cpu_now()) - t;
+        t = t1;
     }
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
         if (C->pot_start[b] == C->pot_start[b + 1]) continue;
         int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);
         if (r < 0) return r;
         n_real += r;
+        s->time_block[b] += (t1 = grit_cpu_now()) - t;
+        t = t1;
     }
     s->c.n_real = n_real;
     s->cpm_broken += E.cohesive_broken;
@@ -162,4 +173,19 @@ int grit_contact_loop(grit_scene *s)
         s->energy[GRIT_E_DAMAGE] += E.damage;
     }
     return GRIT_OK;
+}
+
+int grit_functor_times(const grit_scene *s, grit_functor_time *out, int cap)
+{
+    int n = 0;
+    for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
+        if (!(s->time_block[b] > 0)) continue;
+        if (n < cap && out) {
+            snprintf(out[n].name, sizeof out[n].name, "%s/%s", grit_cg2_names[b / GRIT_LAW_COUNT],
+                     grit_law_name(b % GRIT_LAW_COUNT));
+            out[n].seconds = s->time_block[b];
+        }
+        n++;
+    }
+    return n;
 }

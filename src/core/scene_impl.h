@@ -260,6 +260,7 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    double time_block[GRIT_BLOCK_MAX]; /* the contact loop's CPU seconds per block (kind * laws + law) */
     /* sphere-sphere contacts of the vectorised Kuhn kernel (tests,
      * benchmarks): [0] done 4-wide, [1] sent whole to the scalar path, [2]
      * 4-wide but for the scalar update of the law (slip and other rare steps) */
