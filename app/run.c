@@ -222,6 +222,15 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
            "%.0f%%, contacts %.0f%%\n",
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
+    /* where the time went: the broad phase by rebuild and sort, the
+     * contact loop by functor (geometry kind / law) */
+    printf("  time (CPU s)  integrate %.3g, broad phase %.3g (rebuilds %.3g, re-sorts %.3g), contacts %.3g\n",
+           st.time_integrate, st.time_collide, st.time_rebuild, st.time_sort, st.time_contacts);
+    grit_functor_time ft[32];
+    const int nft = grit_functor_times(s, ft, 32);
+    for (int k = 0; k < nft && k < 32; k++)
+        printf("                %-40s %.3g s (%.0f%% of the contact loop)\n", ft[k].name, ft[k].seconds,
+               100 * ft[k].seconds / fmax(st.time_contacts, 1e-30));
     printf("  output        %s/ (%d VTK frames%s%s, final.csv, restart.grit, %s)\n", o->out,
            o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "",
            o->stress ? ", stress.csv" : "", OUTDIR_MARKER);

@@ -272,14 +272,21 @@ int main(int argc, char **argv)
     const double ps = (double)n * (double)steps;
     printf("GRIT_SUMMARY code=grit phase=%s N=%d steps=%ld dt=%g wall_s=%.6f cpu_s=%.6f psps_wall=%.6g psps_cpu=%.6g "
            "contacts_pp=%d contacts_pw=%d real_contacts=%d potential_pairs=%d ke_J=%.6e zmax_m=%.6f rebuilds=%ld "
-           "sorts=%ld verlet_dist_m=%.6g t_integrate_s=%.6f t_collide_s=%.6f t_contacts_s=%.6f rss_start_kb=%ld "
+           "sorts=%ld verlet_dist_m=%.6g t_integrate_s=%.6f t_collide_s=%.6f t_contacts_s=%.6f t_rebuild_s=%.6f "
+           "t_sort_s=%.6f rss_start_kb=%ld "
            "rss_loaded_kb=%ld rss_end_kb=%ld maxrss_kb=%ld bytes_per_particle_slot=%.0f particle_cap=%d "
            "bytes_per_contact_slot=%.0f contact_slots=%d contact_cap=%d pot_cap=%d mem_particles_kb=%.0f "
            "mem_contacts_kb=%.0f mem_potential_kb=%.0f\n",
            phase, n, grit_step_count(s), grit_dt(s), wall, cpu, ps / wall, ps / cpu, g.pp, g.pw, g.real, st.potential_pairs, g.ke,
            g.zmax, st.rebuilds, st.sorts, st.verlet_dist, st.time_integrate, st.time_collide, st.time_contacts,
-           rss0, rss1, rss2, rss_peak_kb(), M.per_particle, M.particle_cap, M.per_contact, s->c.n, M.contact_cap,
+           st.time_rebuild, st.time_sort, rss0, rss1, rss2, rss_peak_kb(), M.per_particle, M.particle_cap, M.per_contact, s->c.n, M.contact_cap,
            M.pot_cap, M.particles / 1024, M.contacts / 1024, M.potential / 1024);
+    /* the contact loop's time by functor (geometry kind / law), CPU s */
+    grit_functor_time ft[32];
+    const int nft = grit_functor_times(s, ft, 32);
+    printf("GRIT_FUNCTORS");
+    for (int k = 0; k < nft && k < 32; k++) printf(" %s=%.6f", ft[k].name, ft[k].seconds);
+    printf("\n");
     grit_scene_destroy(s);
     return bad;
 }

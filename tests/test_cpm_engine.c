@@ -363,9 +363,11 @@ static void t27_law_tester(void)
 /* ---- energy -------------------------------------------------------------------------- */
 /* A cohesive pair pulled past its peak by B's velocity, unloaded, pushed into
  * compression, and so on, undamped: kinetic + elastic + damage = const. */
-/* The leapfrog books kinetic energy at mid-step and elastic energy at the
- * step: their sum oscillates by O(omega dt) about the constant, so the step
- * here is small (omega dt = 0.02) and the tolerance says so. */
+/* Every entry is booked at the end of the step, the kinetic energy as the
+ * product of the two mid-step velocities around it: the change of that is the
+ * trapezoidal work of the forces, which the law's secant book matches, so
+ * the balance closes to round-off (measured 7.6e-11; 3e-3 when the kinetic
+ * energy was booked a step before the elastic one). */
 static void energy_pair_past_peak(void)
 {
     grit_scene_def d = grit_default_scene_def();
@@ -390,7 +392,7 @@ static void energy_pair_past_peak(void)
     printf("  pair: kappa max %.3g (peak at 1e-4), omega %.3f, damage %.3g J, plast %.3g J, balance error %.2g\n", kmax,
            st.omega, dmg, grit_energy(s, GRIT_E_PLAST), err);
     CHECK(kmax > 2e-4 && st.omega > 0.3 && dmg > 0);
-    CHECK(fabs(err) < 2e-2);
+    CHECK(fabs(err) < 1e-6);
     grit_scene_destroy(s);
 }
 

@@ -653,7 +653,7 @@ static void inconsistent_sizes(void)
         spit(BAD, b, n);               \
     } while (0)
     uint64_t last_len;
-    long last = section_at(buf, n, "INLT", &last_len);
+    long last = section_at(buf, n, "DYDT", &last_len); /* the last section (version 4 on) */
     v = last_len + 8; /* the last section longer than the file has room for */
     EDIT(last - 8, v);
     expect_fail("remain");

@@ -68,7 +68,10 @@ typedef enum grit_law {
     X(choice, plast_book, 0, "-", 0, 1, 0, "trapezoid|return", \
       "IdealElPl's plastic dissipation of a slipping step: trapezoidal work minus the change of stored energy (the " \
       "balance closes to second order) or the return map's fy (ft - fy) / kt (Woo's book; first order, " \
-      "docs/linear-model.md)")
+      "docs/linear-model.md)") \
+    X(double, ct_div_cn, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "IdealElPl: tangential dashpot ct = ct_div_cn cn (cn: the pair's normal dashpot), force ct v_t added to the " \
+      "transmitted force within the Coulomb limit; booked as viscDamp (0: none)")
 
 #define GRIT_LINEL6_PARAMS(X) \
     X(double, char_len, -1.0, "m", -INFINITY, INFINITY, 0, NULL, \
@@ -90,7 +93,10 @@ typedef enum grit_law {
       "kuhn_fresh, kuhn_onset, kuhn_turn false and kuhn_twirl off is the conventional law") \
     X(choice, kuhn_work, 0, "-", 0, 1, 0, "trapezoid|exact", \
       "Kuhn: sliding work (and so dissipation) by Kuhn et al.'s trapezoid rule or by quadrature of the exact " \
-      "integral")
+      "integral") \
+    X(double, kuhn_ct_div_cn, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "Kuhn: tangential dashpot ct = kuhn_ct_div_cn cn (cn: the pair's normal dashpot), force ct v_t added to " \
+      "the transmitted force within the Coulomb limit; booked as viscDamp (0: none)")
 
 #define GRIT_CPM_PARAMS(X) \
     X(choice, yield_surface, 3, "-", 0, 3, 0, "lin|parab|log|loglin", \

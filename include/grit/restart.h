@@ -35,7 +35,8 @@ GRIT_BEGIN_DECLS
  * names each type), the laws' parameters (section LAWS), contacts grouped by
  * (geometry, law). Files of versions 1 and 2 still load: their scene's law
  * becomes the law of their materials. 4: the inlets (section INLT: their
- * definitions, records and random streams). */
+ * definitions, records and random streams) and the adaptive
+ * time step's previous step (section DYDT). */
 enum { GRIT_RESTART_VERSION = 4 };
 
 /* Save the scene to `path`. The file is written under a temporary name in

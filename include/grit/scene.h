@@ -39,11 +39,21 @@ typedef enum grit_status {
     X(double, dt, NAN, "s", 0.0, INFINITY, GRIT_P_NAN_OK | GRIT_P_MIN_EXCL, NULL, \
       "time step; NaN: dt_safety times the critical step, computed at the first step") \
     X(double, dt_safety, 0.9, "-", 0.0, 1.0, GRIT_P_MIN_EXCL, NULL, \
-      "safety factor applied to the critical time step when dt is automatic") \
+      "safety factor applied to the critical time step when dt is automatic, and to the contacts' one by dyn_dt") \
+    X(flag, dyn_dt, false, "-", 0, 1, 0, NULL, \
+      "adaptive time step (Woo's DynDt): every dyn_dt_period steps, dt_safety times the critical step of the " \
+      "current contacts, growing by at most dyn_dt_max_inc per step (docs/linear-model.md)") \
+    X(int, dyn_dt_period, 1, "steps", 1, 1e9, 0, NULL, \
+      "dyn_dt: steps between evaluations of the contacts' critical step") \
+    X(double, dyn_dt_max_inc, 1e-4, "-", 0.0, 1.0, 0, NULL, \
+      "dyn_dt: largest relative growth of the time step per step (a decrease is immediate)") \
     X(vec3, gravity, GRIT_V3(0.0, 0.0, 0.0), "m/s^2", -INFINITY, INFINITY, 0, NULL, \
       "gravitational acceleration") \
     X(double, damping, 0.0, "-", 0.0, 1.0, GRIT_P_MAX_EXCL, NULL, \
       "Cundall non-viscous damping coefficient (0: none)") \
+    X(double, mass_damping, 0.0, "1/s", 0.0, INFINITY, 0, NULL, \
+      "viscous mass damping: force -c m v and torque -c I w on every particle, velocities decay as exp(-c t) " \
+      "(0: none)") \
     X(double, verlet_dist, -0.05, "m", -1.0, INFINITY, 0, NULL, \
       "broad-phase skin added to every bounding box; negative: that fraction of the smallest radius") \
     X(flag, track_energy, false, "-", 0, 1, 0, NULL, \
@@ -204,6 +214,11 @@ double grit_dt(const grit_scene *s);
 /* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
  * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);
+/* Critical time step of the current contacts, the estimate of the adaptive
+ * step (dyn_dt): sqrt(min 2 m / k) over the free DoFs of every particle, k
+ * the stiffness of its real contacts along that DoF; INFINITY without
+ * contacts. */
+double grit_contacts_critical_dt(grit_scene *s);
 /* The time step the next grit_step will use (an automatic one resolved now),
  * after the checks of the materials (a pair that cannot touch, a law missing
  * a parameter),
@@ -241,6 +256,7 @@ typedef enum grit_energy_kind {
     GRIT_E_GRADV,       /* work of a periodic cell's velocity gradient (grit/cell.h) */
     GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
     GRIT_E_INLET,       /* minus the kinetic energy particles brought in by inlets (grit/inlet.h) */
+    GRIT_E_MASSDAMP,    /* viscous mass damping (scene parameter mass_damping) */
     GRIT_E_COUNT
 } grit_energy_kind;
 
@@ -286,8 +302,20 @@ typedef struct grit_stats {
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
     double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
+    double time_rebuild, time_sort; /* of time_collide: broad-phase rebuilds (without sorting), re-sorts */
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
+
+/* The contact loop's time by functor: one entry per (geometry kind, law)
+ * that has run, named "<geometry>/<law>" (e.g. "Sphere+Sphere/idealelpl"),
+ * with its accumulated CPU seconds (contacts made in the step included).
+ * Fills up to cap entries (names up to 63 characters); returns how many
+ * there are. */
+typedef struct grit_functor_time {
+    char name[64];
+    double seconds;
+} grit_functor_time;
+int grit_functor_times(const grit_scene *s, grit_functor_time *out, int cap);
 
 /* Brute-force list of all pairs whose shapes overlap (uN < 0) right now; used
  * by tests to check that the broad phase misses nothing. Returns count,

@@ -55,6 +55,9 @@ ENERGY_LABELS = {
     "nonviscDamp": "non-viscous damping",
     "viscDamp": "viscous damping (dashpot)",
     "broken": "lost in broken contacts",
+    "gradV": "work of the cell's velocity gradient",
+    "damage": "damage (concrete model)",
+    "massDamp": "viscous mass damping",
 }
 
 DOF_NAMES = ["normal (x)", "shear (y)", "shear (z)", "twist (rot x)", "bending (rot y)", "bending (rot z)"]

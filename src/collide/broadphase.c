@@ -7,6 +7,7 @@
 #include "cg2/cg2.h"
 #include "collide/periodic.h"
 #include "collide/sort.h"
+#include "core/clock.h"
 #include "core/storage.h"
 #include "material/material.h"
 #include "shape/shape.h"
@@ -583,11 +584,13 @@ int grit_broadphase_rebuild(grit_scene *s)
     s->gen_contacts++; /* the contact list is rebuilt (and may move) even if this fails */
     if (s->def.sort_period > 0 && (s->last_sort_step < 0 || s->step - s->last_sort_step >= s->def.sort_period)) {
         s->gen_bodies++;
+        const double t = grit_cpu_now();
         if (grit_sort_particles(s, s->bp->origin, s->bp->h, s->bp->box))
             return grit_fail(s, GRIT_ENOMEM, "out of memory sorting particles");
         s->last_sort_step = s->step;
         s->stats.sorts++;
         choose_grid(s); /* recompute the special flags in the new order */
+        s->stats.time_sort += grit_cpu_now() - t;
     }
     if (bin_boxes(s) || build_pairs(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     return grit_broadphase_finish(s);
@@ -671,6 +674,12 @@ int grit_collide(grit_scene *s)
     /* periodic: the wrapped images' moves and the deformation of the cell */
     const double disp2 = s->cell ? grit_periodic_disp2(s) : s->max_disp2;
     if (s->need_rebuild || dv == 0 || disp2 > dv * dv || reblock ||
-        rotation_stale(s, dv)) return grit_broadphase_rebuild(s);
+        rotation_stale(s, dv)) {
+        /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
+        const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
+        const int rc = grit_broadphase_rebuild(s);
+        s->stats.time_rebuild += grit_cpu_now() - t - (s->stats.time_sort - sort0);
+        return rc;
+    }
     return GRIT_OK;
 }

@@ -15,6 +15,7 @@
 #include "contact/ss_idealelpl_simd.h"
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
+#include "core/clock.h"
 #include "core/storage.h"
 #include "law2/all.h"
 
@@ -26,6 +27,14 @@ static const int law_ext_n[GRIT_LAW_COUNT] = {
 
 int grit_law_ext_n(int law) { return law >= 0 && law < GRIT_LAW_COUNT ? law_ext_n[law] : 0; }
 
+/* The state a law needs in this scene: its own, and IdealElPl's dashpot
+ * share while its tangential dashpot is on. */
+static int law_ext_need(const grit_scene *s, int law)
+{
+    if (law == GRIT_LAW_IDEALELPL && s->laws.idealelpl.ct_div_cn != 0) return GRIT_IDEALELPL_DASHPOT_EXT_N;
+    return law_ext_n[law];
+}
+
 int grit_contact_prepare(grit_scene *s)
 {
     /* the largest state of the laws in use (a scene without materials has
@@ -33,7 +42,7 @@ int grit_contact_prepare(grit_scene *s)
     int n = s->c.ext_n;
     for (int k = 0; k < s->pair_table_n * s->pair_table_n; k++) {
         if (s->pair_table[k].phys == GRIT_PHYS_NONE) continue;
-        int need = law_ext_n[s->pair_table[k].law];
+        int need = law_ext_need(s, s->pair_table[k].law);
         /* hertz contacts without rolling resistance keep to one cache line */
         if (s->pair_table[k].law == GRIT_LAW_HERTZ &&
             grit_hertz_rolling_of(s, k / s->pair_table_n, k % s->pair_table_n) == GRIT_ROLLING_NONE)
@@ -42,6 +51,14 @@ int grit_contact_prepare(grit_scene *s)
     }
     if (n != s->c.ext_n && grit_contacts_set_ext_n(&s->c, n))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the per-contact state of the contact laws");
+    /* IdealElPl's dashpot switched on: its contacts' ext rows may hold
+     * another law's state; their dashpot share is zero */
+    const bool ct_on = s->laws.idealelpl.ct_div_cn != 0;
+    if (ct_on && !s->idealelpl_ct_on)
+        for (int k = 0; k < s->c.n; k++)
+            if (s->c.pair[k].law == GRIT_LAW_IDEALELPL)
+                s->c.ext[(size_t)k * (size_t)s->c.ext_n] = s->c.ext[(size_t)k * (size_t)s->c.ext_n + 1] = 0;
+    s->idealelpl_ct_on = ct_on;
     return GRIT_OK;
 }
 
@@ -75,8 +92,10 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
 {
     if (kind == GRIT_CG2_SPHERE_SPHERE && s->def.simd) { /* the vectorised kernels */
         const bool track = s->def.track_energy;
-        if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used) return grit_ss_idealelpl_simd(s, lo, hi, track, E);
-        if (law == GRIT_LAW_KUHN) return grit_ss_kuhn_simd(s, lo, hi, track, E);
+        /* (the tangential dashpots take the scalar path) */
+        if (law == GRIT_LAW_IDEALELPL && !s->eqlb_used && s->laws.idealelpl.ct_div_cn == 0)
+            return grit_ss_idealelpl_simd(s, lo, hi, track, E);
+        if (law == GRIT_LAW_KUHN && s->laws.kuhn.kuhn_ct_div_cn == 0) return grit_ss_kuhn_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_CPM) return grit_ss_cpm_simd(s, lo, hi, track, E);
         if (law == GRIT_LAW_HERTZ) return grit_ss_hertz_simd(s, lo, hi, track, E);
     }
@@ -120,9 +139,15 @@ int grit_contact_loop(grit_scene *s)
     grit_contacts *C = &s->c;
     int n_real = 0;
     if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
+    /* each run is timed for its block (grit_functor_times): two clock reads
+     * per block and step, not per contact */
+    double t = grit_cpu_now(), t1;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
-        if (C->block_start[b] < C->block_start[b + 1])
+        if (C->block_start[b] < C->block_start[b + 1]) {
             n_real += run_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1], &E);
+            s->time_block[b] += (t1 = grit_cpu_now()) - t;
+            t = t1;
+        }
     /* contacts created since the last rebuild, outside the blocks */
     const int n_old = C->n;
     for (int k = C->block_start[GRIT_BLOCK_COUNT], k2; k < n_old; k = k2) {
@@ -130,12 +155,16 @@ int grit_contact_loop(grit_scene *s)
         const grit_pair *p = &C->pair[k];
         for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
         n_real += run_range(s, p->kind, p->law, k, k2, &E);
+        s->time_block[p->kind * GRIT_LAW_COUNT + p->law] += (t1 = grit_cpu_now()) - t;
+        t = t1;
     }
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
         if (C->pot_start[b] == C->pot_start[b + 1]) continue;
         int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);
         if (r < 0) return r;
         n_real += r;
+        s->time_block[b] += (t1 = grit_cpu_now()) - t;
+        t = t1;
     }
     s->c.n_real = n_real;
     s->cpm_broken += E.cohesive_broken;
@@ -152,4 +181,19 @@ int grit_contact_loop(grit_scene *s)
         s->energy[GRIT_E_DAMAGE] += E.damage;
     }
     return GRIT_OK;
+}
+
+int grit_functor_times(const grit_scene *s, grit_functor_time *out, int cap)
+{
+    int n = 0;
+    for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
+        if (!(s->time_block[b] > 0)) continue;
+        if (n < cap && out) {
+            snprintf(out[n].name, sizeof out[n].name, "%s/%s", grit_cg2_names[b / GRIT_LAW_COUNT],
+                     grit_law_name(b % GRIT_LAW_COUNT));
+            out[n].seconds = s->time_block[b];
+        }
+        n++;
+    }
+    return n;
 }

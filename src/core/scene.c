@@ -47,6 +47,7 @@ grit_scene *grit_scene_create(const grit_scene_def *def)
     s->def = d;
     s->laws = grit_default_law_defs();
     s->dt = d.dt;
+    s->dt_prev = NAN;
     s->verlet_dist = NAN;
     s->need_rebuild = true;
     s->last_sort_step = -1;
@@ -79,6 +80,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->pair_table);
     free(s->cpm_phys);
     free(s->local6);
+    free(s->dyndt_k);
     free(s);
 }
 

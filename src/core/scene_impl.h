@@ -255,6 +255,10 @@ struct grit_scene {
     bool energy_initial_set;
 
     bool eqlb_used; /* some contact may carry an iniEqlb offset */
+    double *dyndt_k; /* the adaptive step's stiffness per particle (integrate/dyndt.c) */
+    double dt_prev;  /* the last step's dt (NaN before the first): the adaptive step's velocity update */
+    int dyndt_cap;
+    bool idealelpl_ct_on; /* IdealElPl's tangential dashpot was on at the last step (contact_loop.c) */
 
     /* periodic cell (core/cell_impl.h); NULL: aperiodic */
     struct grit_cell *cell;
@@ -271,6 +275,7 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     grit_stats stats;
+    double time_block[GRIT_BLOCK_MAX]; /* the contact loop's CPU seconds per block (kind * laws + law) */
     /* sphere-sphere contacts of the vectorised Kuhn kernel (tests,
      * benchmarks): [0] done 4-wide, [1] sent whole to the scalar path, [2]
      * 4-wide but for the scalar update of the law (slip and other rare steps) */

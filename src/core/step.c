@@ -7,6 +7,7 @@
 #include "cg2/cg2.h"
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
+#include "core/clock.h"
 #include "core/cell_impl.h"
 #include "core/health.h"
 #include "core/validate.h"
@@ -14,18 +15,18 @@
 #include "core/storage.h"
 #include "material/material.h"
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* CPU time: robust on a shared machine */
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return grit_cpu_now(); }
 
 /* The time step to use: an automatic one derived (also after any change
  * that may lower the critical step: parameters, particles, pair overrides),
  * a fixed one checked against the critical step. */
 static int planned_dt(grit_scene *s, double *dt)
 {
+    /* the adaptive step, once started, is its own judge (integrate/dyndt.c) */
+    if (s->def.dyn_dt && s->step > 0 && isfinite(s->dt) && s->dt > 0) {
+        *dt = s->dt;
+        return GRIT_OK;
+    }
     double crit = grit_critical_dt(s);
     *dt = s->dt;
     if (isnan(s->def.dt) || isnan(s->dt)) {
@@ -84,10 +85,8 @@ int grit_step(grit_scene *s, long n)
                 for (int i = 0; i < s->b.n; i++)
                     if (!(s->b.flags[i] & PF_NO_GRAVITY)) s->b.ft[i].f = v3_scale(s->def.gravity, s->b.mi[i].m);
         }
-        if (s->def.track_energy) {
-            s->energy[GRIT_E_KINETIC] = 0;
-            s->energy[GRIT_E_ELAST] = 0;
-        }
+        if (s->def.track_energy) s->energy[GRIT_E_ELAST] = 0; /* the contact loop books it anew */
+        const double dt = s->dt; /* this step's (dyn_dt may set the next one's) */
         int rc = grit_contact_prepare(s);
         if (rc) return rc;
         if (s->cell && (rc = grit_cell_prologue(s))) return rc;
@@ -102,7 +101,12 @@ int grit_step(grit_scene *s, long n)
         if (rc) return rc;
         if (s->cell) grit_cell_epilogue(s);
         double t3 = now();
-        s->stats.time_integrate += t1 - t0;
+        if (s->def.dyn_dt && (s->step + 1) % s->def.dyn_dt_period == 0) grit_dyndt_update(s, s->def.dyn_dt_period);
+        /* the particles' entries at the instant the contact loop booked at
+         * (with the next step's dt for the velocity it will make) */
+        if (s->def.track_energy) grit_leapfrog_energy(s, dt);
+        /* the adaptive step and the particles' energy book count as integration */
+        s->stats.time_integrate += t1 - t0 + now() - t3;
         s->stats.time_collide += t2 - t1;
         s->stats.time_contacts += t3 - t2;
         if (s->def.track_energy && !s->energy_initial_set) {
@@ -110,7 +114,8 @@ int grit_step(grit_scene *s, long n)
             s->energy_initial_set = true;
         }
         s->step++;
-        s->time += s->dt;
+        s->time += dt;
+        s->dt_prev = dt;
         /* after the step: the scene is a consistent state of step s->step */
         if ((rc = grit_health_check(s))) return rc;
 #ifdef GRIT_VALIDATE

@@ -140,6 +140,9 @@ static void sec_step(sink *k, const grit_scene *s)
     put_f64(k, s->dt);
 }
 
+/* the adaptive step's state beyond STEP's dt: the last step's dt */
+static void sec_dyndt(sink *k, const grit_scene *s) { put_f64(k, s->dt_prev); }
+
 static void sec_energy(sink *k, const grit_scene *s)
 {
     put_u32(k, GRIT_E_COUNT);
@@ -310,6 +313,7 @@ static const struct {
     {"ENER", sec_energy}, {"BPHS", sec_broadphase}, {"SHAP", sec_shapes},  {"BODY", sec_bodies},
     {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate}, {"CELL", sec_cell},
     {"INLT", sec_inlets},
+    {"DYDT", sec_dyndt},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

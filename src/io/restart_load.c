@@ -355,6 +355,12 @@ static int load_step(loader *L)
     return 0;
 }
 
+static int load_dyndt(loader *L)
+{
+    L->s->dt_prev = get_f64(L);
+    return L->msg[0] ? -1 : 0;
+}
+
 static int load_energy(loader *L)
 {
     grit_scene *s = L->s;
@@ -945,6 +951,7 @@ grit_scene *grit_scene_load(const char *path)
         {"CONT", load_contacts, 0, UINT64_MAX, 0},   {"LOC6", load_local6, 0, UINT64_MAX, 0},
         {"BPST", load_bpstate, 0, UINT64_MAX, 0},    {"CELL", load_cell, 0, UINT64_MAX, 2},
         {"INLT", load_inlets, 0, UINT64_MAX, 4},
+        {"DYDT", load_dyndt, 0, UINT64_MAX, 4},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
@@ -968,5 +975,7 @@ grit_scene *grit_scene_load(const char *path)
         grit_set_create_error("restart file '%s': %s", path, L.msg);
         return NULL;
     }
+    /* the contacts' ext rows hold IdealElPl's dashpot shares already */
+    L.s->idealelpl_ct_on = L.s->laws.idealelpl.ct_div_cn != 0;
     return L.s;
 }

@@ -20,8 +20,12 @@
  * - dtheta = dt w of each particle (the leapfrog's rotation increment).
  * The Coulomb limit uses the spring force kn zeta; a normal dashpot (cn)
  * acts on the transmitted force only (spec S16), clipped to no attraction
- * and booked as `visc`. The IdealElPl flags (no_slip, no_break, ini_eqlb)
- * do not apply; no_frict sets mu = 0. */
+ * and booked as `visc`. A tangential dashpot (ct = kuhn_ct_div_cn cn) adds
+ * ct v_t, v_t = du/dt less its normal part, to the transmitted tangential
+ * force, as much of it as the Coulomb limit mu N leaves room for
+ * (grit_dashpot_share); the law's state keeps the spring's force, so it needs
+ * no state of its own; its work is booked as `visc`. The IdealElPl flags
+ * (no_slip, no_break, ini_eqlb) do not apply; no_frict sets mu = 0. */
 #ifndef GRIT_LAW2_KUHN_H
 #define GRIT_LAW2_KUHN_H
 
@@ -91,6 +95,15 @@ static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphy
         return false;
     }
     const grit_vec3 ft = out.ft;
+    grit_vec3 ftr = ft; /* transmitted */
+    if (L->kuhn_ct_div_cn != 0 && p->cn != 0 && in.mu > 0) {
+        const double ct = L->kuhn_ct_div_cn * p->cn;
+        const grit_vec3 dut = v3_madd(in.du, -v3_dot(in.du, n1), n1);
+        const grit_vec3 fd = v3_scale(dut, ct / dt);
+        const double lam = grit_dashpot_share(ft, fd, in.mu * out.N);
+        ftr = v3_madd(ft, lam, fd);
+        if (track) E->visc += lam * v3_dot(fd, dut);
+    }
     x[0] = ft.x;
     x[1] = ft.y;
     x[2] = ft.z;
@@ -115,8 +128,8 @@ static inline bool law_kuhn(const grit_law_ctx *L, grit_l6geom *g, grit_frictphy
     const double d = v3_dot(ey, n1);
     const grit_vec3 ep = v3_madd(ey, -d, n1);
     const double iq = 1.0 / v3_norm2(ep);
-    const double fy = v3_dot(ft, ep) * iq, fz = v3_dot(ft, ez) * iq;
-    p->f = v3(fn + v3_dot(ft, n1) - d * fy, fy, fz);
+    const double fy = v3_dot(ftr, ep) * iq, fz = v3_dot(ftr, ez) * iq;
+    p->f = v3(fn + v3_dot(ftr, n1) - d * fy, fy, fz);
     if (track) {
         E->elast += out.Un + (p->kt > 0 ? 0.5 * v3_norm2(ft) / p->kt : 0.0);
         E->plast += out.dD;

@@ -28,6 +28,8 @@ typedef struct grit_law_ctx {
     long step;
     bool no_slip, no_break, no_frict, ini_eqlb;
     bool plast_return; /* plast_book=return: the spec's fy (ft - fy) / kt */
+    double ct_div_cn;  /* IdealElPl's tangential dashpot (0: none; the contact's ext holds its force) */
+    double kuhn_ct_div_cn; /* Kuhn's tangential dashpot (0: none) */
     double char_len;
     grit_kuhn_opt kuhn;
     grit_cpm_opts cpm;                    /* the CPM law's parameters */
@@ -44,6 +46,21 @@ typedef struct grit_law_energy {
     int failed; /* contacts whose law could not be evaluated (the CPM solver); the step fails */
     int cohesive_broken; /* cohesive CPM contacts the law removed */
 } grit_law_energy;
+
+/* The share lambda in [0, 1] of a tangential dashpot force fd that can be
+ * added to the tangential spring force fs (|fs| <= limit) without leaving the
+ * Coulomb limit: |fs + lambda fd| <= limit. The dashpot never pushes the
+ * transmitted force past the limit, and what it adds always dissipates
+ * (lambda ct |v_t|^2 dt >= 0), also while the contact slides (then only a
+ * dashpot force pointing into the limit circle acts). */
+static inline double grit_dashpot_share(grit_vec3 fs, grit_vec3 fd, double limit)
+{
+    const double a = v3_norm2(fd);
+    if (a == 0 || v3_norm2(v3_add(fs, fd)) <= limit * limit) return 1.0;
+    const double b = v3_dot(fs, fd), c = fmin(v3_norm2(fs) - limit * limit, 0.0);
+    const double l = (-b + sqrt(fmax(b * b - a * c, 0.0))) / a;
+    return fmin(fmax(l, 0.0), 1.0);
+}
 
 /* The CPM law's parameters as its mathematics takes them. */
 static inline grit_cpm_opts grit_cpm_opts_from(const grit_cpm_def *d)
@@ -68,6 +85,8 @@ static inline grit_law_ctx grit_law_ctx_from(const grit_scene *s)
                           .no_frict = ie->no_frict,
                           .ini_eqlb = ie->ini_eqlb,
                           .plast_return = ie->plast_book == GRIT_PLAST_BOOK_RETURN,
+                          .ct_div_cn = ie->ct_div_cn,
+                          .kuhn_ct_div_cn = ku->kuhn_ct_div_cn,
                           .char_len = s->laws.linel6.char_len,
                           .kuhn = {.fresh = ku->kuhn_fresh,
                                    .onset = ku->kuhn_onset,
