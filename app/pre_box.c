@@ -176,6 +176,36 @@ done:
     return rc;
 }
 
+/* Spheres of the CSV file that stick out of the box (0 <= x <= X,
+ * 0 <= y <= Y, z >= 0) by more than 1 % of their radius, or lie outside
+ * it: the walls push them out with a
+ * deep overlap (which the blow-up check may stop) or leave them outside for
+ * good, so say so, once, with the count and the first of them. A warning,
+ * not an error: a packing cut around the origin (grit run pack) is a valid
+ * input whose spheres outside simply rest there. */
+static void warn_outside(grit_scene *s, int first, int n, double X, double Y)
+{
+    int bad = 0, first_bad = -1;
+    grit_vec3 fp = v3_zero();
+    double fr = 0;
+    for (int k = 0; k < n; k++) {
+        grit_vec3 p;
+        double r;
+        grit_get_pos(s, first + k, &p);
+        grit_get_radius(s, first + k, &r);
+        const double in = 0.99 * r; /* a settled bed presses into its walls by far less than 1 % of r */
+        if (p.x >= in && p.x <= X - in && p.y >= in && p.y <= Y - in && p.z >= in) continue;
+        if (bad++ == 0) first_bad = k, fp = p, fr = r;
+    }
+    if (bad)
+        fprintf(stderr,
+                "grit: warning: csv=%s: %d of %d spheres stick out of the box 0 <= x <= %.9g, 0 <= y <= %.9g, z >= 0 "
+                "(the first: sphere %d of the file at (%.9g, %.9g, %.9g), r = %.9g); the walls will push them out "
+                "or leave them outside: move the spheres (a packing cut around the origin needs a shift) or set "
+                "box_x and box_y\n",
+                csv.value, bad, n, X, Y, first_bad + 1, fp.x, fp.y, fp.z, fr);
+}
+
 static int build(job *j, grit_scene *s, char *err, size_t len)
 {
     (void)j;
@@ -206,6 +236,7 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
         }
         X = isnan(box.box_x) ? xmax : box.box_x;
         Y = isnan(box.box_y) ? ymax : box.box_y;
+        warn_outside(s, first, n, X, Y);
     }
     return add_open_box(s, mat, X, Y, err, len);
 }

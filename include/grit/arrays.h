@@ -15,6 +15,10 @@
  * live: they change with every step. A binding compares the generation it
  * saw when it took the view with the current one before each use.
  *
+ * A binding that hands views to code it does not control takes them with
+ * grit_array_retain: the memory then stays allocated while the view lives,
+ * so a stale view reads old values instead of freed memory.
+ *
  * Views marked writable may be written between steps and the engine uses
  * the new values (e.g. imposed velocities); the others must not be written.
  */
@@ -67,6 +71,19 @@ int grit_array_find(int group, const char *name);
 /* Fill *out with where array i of scene s is now. GRIT_EINVAL for a bad
  * index (message in grit_last_error). */
 int grit_array_get(grit_scene *s, int i, grit_array_view *out);
+/* grit_array_get, and keep the memory behind the view allocated until
+ * grit_array_release(*token), even after the engine moved the array or the
+ * scene was destroyed (then the memory holds the values it had when the
+ * engine let go of it, and the engine never writes it again). *token is
+ * NULL when there is nothing to keep (data NULL). GRIT_EINVAL for a bad
+ * index, GRIT_ENOMEM. Thread-safe against grit_array_release from any
+ * thread. */
+int grit_array_retain(grit_scene *s, int i, grit_array_view *out, void **token);
+/* Drop a reference taken by grit_array_retain (NULL: nothing). Needs no
+ * scene: valid after grit_scene_destroy. */
+void grit_array_release(void *token);
+/* Blocks referenced by grit_array_retain now, over all scenes (tests). */
+int grit_array_kept(void);
 /* Generation of a group of arrays (UINT64_MAX for an unknown group). It
  * starts at 0 and only grows. */
 uint64_t grit_array_generation(const grit_scene *s, int group);

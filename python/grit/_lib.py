@@ -317,6 +317,9 @@ PROTOTYPES = {
     "grit_array_find": (c_int, [c_int, c_char_p]),
     "grit_array_get": (c_int, [S, c_int, POINTER(ArrayView)]),
     "grit_array_generation": (c_uint64, [S, c_int]),
+    "grit_array_retain": (c_int, [S, c_int, POINTER(ArrayView), POINTER(c_void_p)]),
+    "grit_array_release": (None, [c_void_p]),
+    "grit_array_kept": (c_int, []),
 }
 
 # STL meshes and VTK series (include/grit/stl.h, include/grit/io.h)

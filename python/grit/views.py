@@ -14,8 +14,14 @@ compares it with the current one and raises StaleViewError instead of
 reading freed memory. Views derived from a view (slices, transposes) carry
 the same guard; copies do not need it and are plain arrays.
 
-Not guarded: np.asarray(view) and np.array(view) read the memory at the C
-level without asking; use them (or .copy()) right after taking the view.
+Raw access is not checked: np.asarray(view), np.array(view), memoryview(view),
+out[:] = view and view.base reach the memory at the C level without asking.
+It is safe all the same: every view holds a reference to the engine's memory
+block (grit_array_retain), released when the last array or memoryview
+derived from it is gone, and the engine never frees a referenced block (it
+moves to a copy and leaves the old block as it was). Raw access to a stale
+view therefore reads the values of when the engine moved away, never freed
+memory.
 """
 import numpy as np
 
@@ -27,12 +33,22 @@ _META = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "stri
 
 
 class _Holder:
-    """The owner of the engine memory in NumPy's eyes: the root of every view's base chain."""
-    __slots__ = ("__array_interface__", "guard")
+    """The owner of the engine memory in NumPy's eyes: the root of every view's base chain.
 
-    def __init__(self, iface, guard):
+    It holds the engine's reference to the memory block (token) and drops it when
+    NumPy drops the last array or memoryview over the block's memory."""
+    __slots__ = ("__array_interface__", "guard", "token", "release")
+
+    def __init__(self, iface, guard, token, release):
         self.__array_interface__ = iface
         self.guard = guard
+        self.token = token
+        self.release = release
+
+    def __del__(self):
+        token, self.token = self.token, None
+        if token:
+            self.release(token)
 
 
 class Guard:
@@ -179,7 +195,8 @@ def make_view(scene, index, info):
     """A guarded NumPy view of array `index` of the scene (info: its ArrayInfo)."""
     lib = _lib.get()
     v = _lib.ArrayView()
-    rc = lib.grit_array_get(scene._p(), index, _lib.byref(v))
+    token = _lib.ctypes.c_void_p()
+    rc = lib.grit_array_retain(scene._p(), index, _lib.byref(v), _lib.byref(token))
     if rc < 0:
         raise lib.error(rc, lib.grit_last_error(scene._ptr).decode())
     name = info.name.decode()
@@ -188,12 +205,12 @@ def make_view(scene, index, info):
         typestr = "|" + info.typestr.decode()
     shape = (v.count,) if info.ncomp == 1 else (v.count, v.ncomp)
     guard = Guard(scene, info.group, v.generation, name)
-    if not v.data:  # nothing to view (no rows, or zero-width rows): a read-only empty array
+    if not v.data:  # nothing to view (and nothing retained) (no rows, or zero-width rows): a read-only empty array
         arr = np.zeros(shape, dtype=np.dtype(typestr))
         arr.flags.writeable = False
         return arr
     strides = (v.stride,) if info.ncomp == 1 else (v.stride, info.elem_size)
     iface = {"version": 3, "shape": shape, "typestr": typestr, "data": (v.data, not v.writable),
              "strides": strides}
-    arr = np.asarray(_Holder(iface, guard))
+    arr = np.asarray(_Holder(iface, guard, token.value, lib.grit_array_release))
     return np.ndarray.view(arr, EngineArray)

@@ -7,6 +7,7 @@
 #include "cg2/cg2.h"
 #include "collide/periodic.h"
 #include "collide/sort.h"
+#include "core/assert.h"
 #include "core/clock.h"
 #include "core/storage.h"
 #include "material/material.h"
@@ -500,10 +501,16 @@ static int install_pairs(grit_scene *s)
     uint8_t *used = bp->done;
     if (m > 0) memset(used, 0, (size_t)m);
     for (int k = 0; k < nn; k++) {
+        GRIT_ASSERT(bp->npair[k].a >= 0 && bp->npair[k].a < s->b.n && bp->npair[k].b >= 0 && bp->npair[k].b < s->b.n &&
+                        bp->npair[k].a != bp->npair[k].b && bp->npair[k].kind < GRIT_CG2_KIND_COUNT,
+                    "new pair %d: particles %d and %d of %d, kind %d", k, bp->npair[k].a, bp->npair[k].b, s->b.n,
+                    bp->npair[k].kind);
         if (bp->nsrc[k] < 0) {
             C->pot[cpot[BLOCK(bp->npair[k])]++] = bp->npair[k];
             continue;
         }
+        GRIT_ASSERT(bp->nsrc[k] < m && !used[bp->nsrc[k]], "pair %d keeps contact %d of %d, %s", k, bp->nsrc[k], m,
+                    bp->nsrc[k] < m ? "claimed twice" : "out of range");
         int pos = creal[BLOCK(bp->npair[k])]++;
         C->pair[pos] = bp->npair[k]; /* the old pairs are not read any more */
         bp->perm[pos] = bp->nsrc[k];
@@ -512,6 +519,7 @@ static int install_pairs(grit_scene *s)
     int freeslot = 0;
     for (int k = nreal; k < m; k++) {
         while (used[freeslot]) freeslot++;
+        GRIT_ASSERT(freeslot < m, "contact slot %d of %d: the old contacts do not complete a permutation", freeslot, m);
         bp->perm[k] = freeslot++;
     }
     size_t emax = sizeof(grit_l6geom);

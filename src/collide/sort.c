@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/assert.h"
+
 static uint32_t spread3(uint32_t x)
 {
     x &= 0x3ff;
@@ -67,6 +69,8 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
         dst = t;
     }
     for (int i = 0; i < n; i++) {
+        GRIT_ASSERT(i == 0 || src[i - 1] < src[i], "sort: keys %d and %d out of order", i - 1, i);
+        GRIT_ASSERT((uint32_t)src[i] < (uint32_t)n, "sort: row %u of %d", (unsigned)(uint32_t)src[i], n);
         perm[i] = (int32_t)(uint32_t)src[i]; /* new i <- old perm[i] */
         inv[perm[i]] = i;
     }

@@ -5,6 +5,7 @@
 #define GRIT_CONTACT_BLOCK_H
 
 #include "cg2/l6geom.h"
+#include "core/assert.h"
 #include "core/cell_impl.h"
 #include "cp2/cp2.h"
 #include "law2/law2.h"
@@ -37,6 +38,8 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
         grit_pair *pp = &C->pair[k];
         const bool real = pp->flags & CF_REAL;
         const int a = pp->a, b = pp->b;
+        GRIT_ASSERT(a >= 0 && a < s->b.n && b >= 0 && b < s->b.n && a != b, "contact %d of %d: particles %d and %d of %d",
+                    k, C->n, a, b, s->b.n);
         grit_l6geom *g = &C->geom[k];
         grit_cg2_out o;
         grit_vec3 shift = zero, dvs = zero;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/keep.h"
 #include "core/scene_impl.h"
 
 typedef struct entry {
@@ -101,7 +102,9 @@ uint64_t grit_array_generation(const grit_scene *s, int group)
     return UINT64_MAX;
 }
 
-int grit_array_get(grit_scene *s, int i, grit_array_view *out)
+/* The view of array i, and the block it lies in with the block's size in
+ * bytes (NULL, 0 when there is nothing to view). */
+static int locate(grit_scene *s, int i, grit_array_view *out, void **block, size_t *size)
 {
     if (i < 0 || i >= N_ARRAYS)
         return grit_fail(s, GRIT_EINVAL, "array index %d does not exist (%d arrays)", i, N_ARRAYS);
@@ -110,9 +113,11 @@ int grit_array_get(grit_scene *s, int i, grit_array_view *out)
     char *base;
     int64_t stride = (int64_t)e->stride, count = particles ? s->b.n : s->c.n;
     int ncomp = e->info.ncomp;
+    size_t rows = (size_t)(particles ? s->b.cap : s->c.cap);
     if (e->stride == 0 && particles) { /* index_of_id: ids are never reused, so as many ids as particles */
         base = (char *)s->id2idx;
         stride = sizeof *s->id2idx;
+        rows = (size_t)s->id_cap;
     } else if (e->stride == 0) { /* ext: ext_n doubles per contact */
         ncomp = s->c.ext_n;
         base = ncomp > 0 ? (char *)s->c.ext : NULL;
@@ -120,10 +125,31 @@ int grit_array_get(grit_scene *s, int i, grit_array_view *out)
     } else {
         const char *owner = particles ? (const char *)&s->b : (const char *)&s->c;
         memcpy(&base, owner + e->stream, sizeof base);
-        if (base) base += e->member;
     }
     if (count == 0) base = NULL;
+    *block = base;
+    *size = base ? rows * (size_t)stride : 0;
+    if (base) base += e->member;
     *out = (grit_array_view){base, count, stride, ncomp, e->info.writable,
                              grit_array_generation(s, e->info.group)};
+    return GRIT_OK;
+}
+
+int grit_array_get(grit_scene *s, int i, grit_array_view *out)
+{
+    void *block = NULL;
+    size_t size = 0;
+    return locate(s, i, out, &block, &size);
+}
+
+int grit_array_retain(grit_scene *s, int i, grit_array_view *out, void **token)
+{
+    void *block = NULL;
+    size_t size = 0;
+    *token = NULL;
+    int rc = locate(s, i, out, &block, &size);
+    if (rc < 0 || !block) return rc;
+    if (grit_keep_retain(block, size)) return grit_fail(s, GRIT_ENOMEM, "out of memory keeping a view");
+    *token = block;
     return GRIT_OK;
 }

@@ -5,6 +5,7 @@
 
 #include "collide/broadphase.h"
 #include "core/cell_impl.h"
+#include "core/keep.h"
 #include "core/storage.h"
 
 static _Thread_local char create_err[512];
@@ -67,7 +68,7 @@ void grit_scene_destroy(grit_scene *s)
     grit_contacts_free(&s->c);
     grit_broadphase_destroy(s->bp);
     grit_cell_free(s->cell);
-    free(s->id2idx);
+    grit_keep_free(s->id2idx);
     free(s->walls);
     free(s->facets);
     free(s->capsules);
@@ -105,7 +106,7 @@ const grit_scene_def *grit_scene_get_def(const grit_scene *s) { return &s->def; 
 /* ------------------------------------------------------------ growth */
 int grit_grow(void **p, size_t elem, int cap)
 {
-    void *q = realloc(*p, elem * (size_t)(cap > 0 ? cap : 1));
+    void *q = grit_keep_realloc(*p, elem * (size_t)(cap > 0 ? cap : 1));
     if (!q) return -1;
     *p = q;
     return 0;
@@ -121,7 +122,7 @@ int grit_grow_aligned(void **p, size_t elem, int old, int cap)
     void *q = NULL;
     if (posix_memalign(&q, 64, elem * (size_t)(cap > 0 ? cap : 1))) return -1;
     if (*p && old > 0) memcpy(q, *p, elem * (size_t)old);
-    free(*p);
+    grit_keep_free(*p);
     *p = q;
     return 0;
 }
@@ -139,19 +140,19 @@ int grit_bodies_reserve(grit_bodies *b, int cap)
 
 void grit_bodies_free(grit_bodies *b)
 {
-    free(b->pr);
-    free(b->vw);
-    free(b->ft);
-    free(b->mi);
-    free(b->ori);
-    free(b->angmom);
-    free(b->flags);
-    free(b->shape);
-    free(b->sidx);
-    free(b->mat);
-    free(b->mask);
-    free(b->id);
-    free(b->refpos);
+    grit_keep_free(b->pr);
+    grit_keep_free(b->vw);
+    grit_keep_free(b->ft);
+    grit_keep_free(b->mi);
+    grit_keep_free(b->ori);
+    grit_keep_free(b->angmom);
+    grit_keep_free(b->flags);
+    grit_keep_free(b->shape);
+    grit_keep_free(b->sidx);
+    grit_keep_free(b->mat);
+    grit_keep_free(b->mask);
+    grit_keep_free(b->id);
+    grit_keep_free(b->refpos);
     memset(b, 0, sizeof *b);
 }
 
@@ -177,7 +178,7 @@ int grit_contacts_set_ext_n(grit_contacts *c, int n)
         for (size_t i = 0; i < (size_t)c->cap; i++)
             for (int q = 0; q < n; q++) e[i * (size_t)n + (size_t)q] = q < keep ? c->ext[i * (size_t)c->ext_n + (size_t)q] : NAN;
     }
-    free(c->ext);
+    grit_keep_free(c->ext);
     c->ext = e;
     c->ext_n = n;
     return 0;
@@ -185,12 +186,12 @@ int grit_contacts_set_ext_n(grit_contacts *c, int n)
 
 void grit_contacts_free(grit_contacts *c)
 {
-    free(c->pair);
-    free(c->geom);
-    free(c->phys);
-    free(c->cold);
-    free(c->ext);
-    free(c->pot);
+    grit_keep_free(c->pair);
+    grit_keep_free(c->geom);
+    grit_keep_free(c->phys);
+    grit_keep_free(c->cold);
+    grit_keep_free(c->ext);
+    grit_keep_free(c->pot);
     memset(c, 0, sizeof *c);
 }
 

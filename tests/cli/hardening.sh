@@ -19,4 +19,15 @@ z = [float(v) for v in re.search(r"<Points>.*?>(.*?)</DataArray>", t, re.S).grou
 assert max(z) > 0.005, max(z)
 PY
 rm -rf wide
+# spheres of csv= sticking out of the box of `grit run box` (or outside it): were taken without a word; now a
+# warning with the count and the first of them, and the run goes on (exit 0)
+printf 'x,y,z,r\n0.01,0.01,0.01,0.002\n0.02,0.01,-0.5,0.002\n0.0285,0.01,0.01,0.002\n0.02,0.02,0.0199,0.002\n' >outside.csv
+"$GRIT" run box csv=outside.csv box_x=0.03 box_y=0.03 steps=2 vtk_every=-1 progress=0 out=outside >out.txt 2>err.txt ||
+    fail "box with spheres outside: exit $?"
+grep -q "^grit: warning: csv=outside.csv: 2 of 4 spheres stick out of the box 0 <= x <= 0.03, 0 <= y <= 0.03, z >= 0 (the first: sphere 2 of the file at (0.02, 0.01, -0.5), r = 0.002)" err.txt ||
+    fail "no warning for spheres outside the box: $(cat err.txt)"
+[ "$(wc -l <err.txt)" = 1 ] || fail "more than one warning line: $(cat err.txt)"
+printf 'x,y,z,r\n0.01,0.01,0.01,0.002\n0.02,0.02,0.0019999,0.002\n' >inside.csv   # pressed into the floor by 5e-5 r: fine
+expect_ok run box csv=inside.csv box_x=0.03 box_y=0.03 steps=2 vtk_every=-1 progress=0 out=inside
+rm -rf outside inside outside.csv inside.csv
 finish
