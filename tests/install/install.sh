@@ -9,26 +9,8 @@ BUILD=$1
 SRC=$2
 CC=$3
 LIBDIR=$4
-fails=0
 work=$(mktemp -d /tmp/grit-install-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 2
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-# run LABEL COMMAND...: run it, output in LABEL.log; a failure shows the log
-run() {
-    local label=$1
-    shift
-    if ! "$@" >"$label.log" 2>&1; then
-        fail "$label: $*"
-        cat "$label.log" >&2
-        return 1
-    fi
-}
-# nothing from the build or source tree may leak in
-unset GRIT_LIB GRIT_DATA_DIR GRIT_PYTHON_DIR GRIT_PYTHON PYTHONPATH
+. "$SRC/tests/install/lib.sh"
 
 P=$work/prefix
 run install cmake --install "$BUILD" --prefix "$P" || exit 1

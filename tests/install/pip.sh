@@ -10,24 +10,8 @@
 set -u
 BUILD=$1
 SRC=$2
-fails=0
 work=$(mktemp -d /tmp/grit-pip-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 2
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-run() {
-    local label=$1
-    shift
-    if ! "$@" >"$label.log" 2>&1; then
-        fail "$label: $*"
-        tail -40 "$label.log" >&2
-        return 1
-    fi
-}
-unset GRIT_LIB GRIT_DATA_DIR GRIT_PYTHON_DIR GRIT_PYTHON PYTHONPATH
+. "$SRC/tests/install/lib.sh"
 
 mkdir src
 tar -C "$SRC" --exclude=./.git --exclude='./build*' --exclude='*.egg-info' --exclude=__pycache__ \
