@@ -99,6 +99,8 @@ struct job {
      * negative: never again); on error it writes one line into err and
      * returns non-zero. A run continued with `grit run restart` has none. */
     int (*control)(job *j, grit_scene *s, long *next, char *err, size_t len);
+    const char *given[256]; /* the keys key=value or @FILE set */
+    int n_given;
 };
 
 void job_add_group(job *j, const char *title, const grit_param_table *t, void *def);
@@ -117,6 +119,8 @@ const preproc *preproc_find(const char *name);
 int job_init(job *j, const preproc *p);
 int job_parse(job *j, int argc, char **argv);
 void job_help(const job *j);
+/* The command line or a parameter file set the key. */
+bool job_given(const job *j, const char *key);
 /* A parameter's value as key=value accepts it: `digits` significant digits,
  * or 0 for the exact value. */
 void job_format_value(const grit_param_info *p, const void *def, int digits, char *buf, size_t len);

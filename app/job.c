@@ -153,6 +153,19 @@ static void unknown_key(const job *j, const char *key, const char *where)
               j->pre->name);
 }
 
+/* The names are the declarations' own: they outlive the job. */
+static void mark_given(job *j, const char *name)
+{
+    if (!job_given(j, name) && j->n_given < (int)(sizeof j->given / sizeof j->given[0])) j->given[j->n_given++] = name;
+}
+
+bool job_given(const job *j, const char *key)
+{
+    for (int i = 0; i < j->n_given; i++)
+        if (!strcmp(j->given[i], key)) return true;
+    return false;
+}
+
 /* One key=value; `where` ("" or "FILE:LINE: ") starts its error messages. */
 static int set_arg(job *j, const char *arg, const char *where)
 {
@@ -175,16 +188,19 @@ static int set_arg(job *j, const char *arg, const char *where)
                 return EXIT_BAD_INPUT;
             }
             j->texts[t]->value = value;
+            mark_given(j, j->texts[t]->name);
             return 0;
         }
     for (int g = 0; g < j->n_groups; g++) {
         const param_group *G = &j->groups[g];
-        if (!grit_param_find(G->table, key)) continue;
+        const grit_param_info *info = grit_param_find(G->table, key);
+        if (!info) continue;
         char err[512];
         if (grit_param_set_text(G->table, G->def, key, value, err, sizeof err)) {
             cli_error("%s%s", where, err);
             return EXIT_BAD_INPUT;
         }
+        mark_given(j, info->name);
         return 0;
     }
     unknown_key(j, key, where);

@@ -211,6 +211,28 @@ int outdir_begin(const char *out, const char *const *inputs, int n_inputs, char 
     return 0;
 }
 
+int outdir_resume(const char *out, char *partial, size_t partial_len, char *err, size_t len)
+{
+    if (exists(out) && !(is_dir(out) && is_grit_output(out))) {
+        snprintf(err, len, "output folder '%s' exists and is not a grit output (no %s); remove it or choose another out=",
+                 out, OUTDIR_MARKER);
+        return -1;
+    }
+    snprintf(partial, partial_len, "%s.partial", out);
+    if (!is_dir(partial) || !is_grit_output(partial)) {
+        snprintf(err, len, "cannot continue the output in '%s': not the folder of an unfinished grit run", partial);
+        return -1;
+    }
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.probe", partial);
+    FILE *f = fopen(probe, "w");
+    if (!f || fclose(f) != 0 || unlink(probe) != 0) {
+        snprintf(err, len, "cannot write into output folder '%s': %s", partial, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int outdir_commit(const char *out, const char *partial, char *err, size_t len)
 {
     char old[4200] = "";

@@ -26,6 +26,10 @@ int outdir_check_file(const char *key, const char *file, const char *out, char *
  * in err. */
 int outdir_begin(const char *out, const char *const *inputs, int n_inputs, char *partial, size_t partial_len,
                  char *aside, size_t aside_len, char *err, size_t len);
+/* Go on writing into the OUT.partial an interrupted run left (app/series.h):
+ * it must hold that run's record, and OUT must be replaceable. Returns 0, or
+ * -1 with one line in err. */
+int outdir_resume(const char *out, char *partial, size_t partial_len, char *err, size_t len);
 /* Remove the folder set aside by outdir_begin (if any). */
 void outdir_drop_aside(char *aside);
 /* Move OUT.partial to OUT, replacing an earlier grit output. */

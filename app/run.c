@@ -19,6 +19,7 @@
 #include "grit/restart.h"
 #include "grit/shapes.h"
 #include "outdir.h"
+#include "series.h"
 
 static volatile sig_atomic_t interrupted = 0;
 /* The line printed when an interrupt is not taken up within a second (a step
@@ -85,6 +86,19 @@ static void test_stall(long k)
         for (;;) pause();
 }
 
+/* Test hook (tests/cli/restart.sh): GRIT_TEST_INTERRUPT_AT=K makes the run
+ * stop at step K as if Ctrl-C had come then, for outputs a test can compare
+ * byte for byte. -1: none. */
+static long test_interrupt_at(void)
+{
+    static long at = -2;
+    if (at == -2) {
+        const char *e = getenv("GRIT_TEST_INTERRUPT_AT");
+        at = e ? atol(e) : -1;
+    }
+    return at;
+}
+
 #define GRIT_RUN_MAX_STEPS 1e15
 
 static long lmin(long a, long b) { return a < b ? a : b; }
@@ -103,10 +117,13 @@ static void hms(double s, char *buf, size_t len)
     else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* The steps count from the start of the series (a continued run goes on
+ * counting where the interrupted one stopped), the rate from this run's. */
 typedef struct progress {
     bool tty;
     double start, last, interval;
-    long steps, n_particles;
+    long first, end, begun; /* the series' first and end step, the step this run began at */
+    long n_particles;
 } progress;
 
 static void progress_show(progress *p, const grit_scene *s, bool final)
@@ -116,12 +133,12 @@ static void progress_show(progress *p, const grit_scene *s, bool final)
     if (!p->tty && (p->interval <= 0 || final)) return;
     p->last = t;
     const long k = grit_step_count(s);
-    const double rate = k / fmax(t - p->start, 1e-9);
+    const double rate = (double)(k - p->begun) / fmax(t - p->start, 1e-9);
     char eta[32];
-    hms((double)(p->steps - k) / fmax(rate, 1e-9), eta, sizeof eta);
+    hms((double)(p->end - k) / fmax(rate, 1e-9), eta, sizeof eta);
     printf("%sstep %ld/%ld (%3.0f%%)  t = %.6g s  %.4g steps/s  %.3g particle-steps/s  ETA %s%s",
-           p->tty ? "\r" : "", k, p->steps, 100.0 * (double)k / (double)p->steps, grit_time(s), rate,
-           rate * (double)p->n_particles, eta, p->tty ? "  " : "\n");
+           p->tty ? "\r" : "", k, p->end, 100.0 * (double)(k - p->first) / (double)fmax(1, p->end - p->first),
+           grit_time(s), rate, rate * (double)p->n_particles, eta, p->tty ? "  " : "\n");
     if (final && p->tty) putchar('\n');
     fflush(stdout);
 }
@@ -139,6 +156,8 @@ typedef struct output {
     char restart[4300];                 /* OUT.partial/restart.grit */
     bool have_checkpoint;
     long checkpoint_step; /* the step of the state in restart */
+    series_info series;   /* the steps and cadences of the series */
+    bool cont;            /* going on with the series of an interrupted run */
 } output;
 
 /* A word for the shell: as it is if it is plain, else in single quotes. */
@@ -172,6 +191,7 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     snprintf(file, sizeof file, "@%s/%s", o->out, OUTDIR_MARKER);
     shell_word(f, file);
     fputc('\n', f);
+    if (o->series.end > 0) series_print(f, &o->series);
     job_print_params(j, f);
     if (fclose(f) != 0) return snprintf(err, len, "cannot write '%s'", path), -1;
     return 0;
@@ -298,11 +318,13 @@ static grit_scene *prepare(job *j, long *steps)
 
 static int run_loop(job *j, grit_scene *s, output *o, long steps)
 {
-    progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, steps, grit_particle_count(s)};
+    const long start = grit_step_count(s), end = start + steps;
+    progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, o->series.first, end, start,
+                   grit_particle_count(s)};
     long control = -1; /* the next step at which the preprocessor steers the run */
     if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
-    if (write_frame(o, s)) return -2;
-    const long start = grit_step_count(s), end = start + steps;
+    /* a continued series has its frame of this step (or had none here) */
+    if (!o->cont && write_frame(o, s)) return -2;
     long chunk = 10, warnings = grit_warning_count(s);
     while (grit_step_count(s) < end) {
         const long k = grit_step_count(s);
@@ -311,6 +333,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (control > k) next = lmin(next, control);
         if (o->vtk_every > 0) next = lmin(next, (k / o->vtk_every + 1) * o->vtk_every);
         if (o->save_every > 0) next = lmin(next, (k / o->save_every + 1) * o->save_every);
+        if (test_interrupt_at() > k) next = lmin(next, test_interrupt_at());
         const long n = lmin(next - k, chunk);
         const double t0 = now();
         test_stall(k);
@@ -328,6 +351,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -2;
         if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -2;
         progress_show(&pg, s, false);
+        if (kk == test_interrupt_at()) interrupted = SIGINT;
         if (interrupted) {
             interrupt_taken();
             return 1;
@@ -373,6 +397,60 @@ static void list_output(const char *out)
         free(names[i]);
     }
     printf(")\n");
+}
+
+static const char *job_text(const job *j, const char *name)
+{
+    for (int t = 0; t < j->n_texts; t++)
+        if (!strcmp(j->texts[t]->name, name)) return j->texts[t]->value;
+    return NULL;
+}
+
+/* grit run restart: a checkpoint in OUT.partial beside a record with a
+ * series line is continued in place -- to the end that run was started for,
+ * unless time= or steps= say how far -- with the series' own cadence and
+ * format; any other restart file starts a new output and needs time= or
+ * steps=. Returns 0 or prints the error. */
+static int plan_restart(const job *j, const grit_scene *s, output *o, char *outname, size_t outlen, long *steps)
+{
+    const char *file = job_text(j, "file");
+    const bool timed = job_given(j, "time") || job_given(j, "steps");
+    char found[3100];
+    series_info si;
+    if (file && series_find(file, found, sizeof found, &si) && (!job_given(j, "out") || !strcmp(found, outname))) {
+        /* the series keeps its cadence and format: a key that would change them is refused */
+        const char *changed = job_given(j, "vtk_frames") ? "vtk_frames"
+                              : job_given(j, "vtk_every") && j->run.vtk_every != si.vtk_every ? "vtk_every"
+                              : job_given(j, "save_every") && j->run.save_every != si.save_every ? "save_every"
+                              : job_given(j, "vtk_format") && o->series.vtk_format != si.vtk_format ? "vtk_format"
+                                                                                                     : NULL;
+        if (changed) {
+            cli_error("'%s' cannot change when a run goes on with the output in '%s.partial' (its series keeps "
+                      "vtk_every=%ld save_every=%ld); give out= for a new output folder", changed, found, si.vtk_every,
+                      si.save_every);
+            return -1;
+        }
+        const long k = grit_step_count(s);
+        if (!timed) *steps = si.end - k;
+        if (*steps < 1) {
+            cli_error("the run in '%s.partial' is at step %ld, its end (%ld): give time= or steps= to go on", found, k,
+                      si.end);
+            return -1;
+        }
+        si.end = k + *steps;
+        snprintf(outname, outlen, "%s", found);
+        o->series = si;
+        o->vtk_every = si.vtk_every;
+        o->save_every = si.save_every;
+        o->cont = true;
+        return 0;
+    }
+    if (!timed) {
+        cli_error("'grit run restart' needs time= or steps= (how far to go on) unless file= is the checkpoint "
+                  "OUT.partial/restart.grit of an interrupted run, which goes on to its end into OUT");
+        return -1;
+    }
+    return 0;
 }
 
 /* A preprocessor that makes its own output (preproc.make). */
@@ -450,6 +528,23 @@ int cmd_run(int argc, char **argv)
     long steps;
     grit_scene *s = prepare(&j, &steps);
     if (!s) return EXIT_BAD_INPUT;
+    /* the files the run read: one of them may be the checkpoint in
+     * OUT.partial that this run continues */
+    const char *inputs[MAX_TEXTS];
+    int n_inputs = 0;
+    for (int t = 0; t < j.n_texts; t++)
+        if (j.texts[t] != &j.out && j.texts[t] != &j.save && j.texts[t]->value) inputs[n_inputs++] = j.texts[t]->value;
+    char aside[4300] = "";
+    o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
+    o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
+    if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
+    if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
+    o.series = (series_info){grit_step_count(s), grit_step_count(s) + steps, o.vtk_every, o.save_every,
+                             j.run.vtk_format ? GRIT_VTK_ASCII : GRIT_VTK_BINARY};
+    if (p->load && plan_restart(&j, s, &o, outname, sizeof outname, &steps)) {
+        grit_scene_destroy(s);
+        return EXIT_BAD_INPUT;
+    }
     /* every destination before the first step: save= to a missing folder was
      * found only after the last one */
     if (j.save.value && outdir_check_file("save", j.save.value, o.out, err, sizeof err)) {
@@ -457,26 +552,18 @@ int cmd_run(int argc, char **argv)
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;
     }
-    /* the files the run read: one of them may be the checkpoint in
-     * OUT.partial that this run continues */
-    const char *inputs[MAX_TEXTS];
-    int n_inputs = 0;
-    for (int t = 0; t < j.n_texts; t++)
-        if (j.texts[t] != &j.out && j.texts[t] != &j.save && j.texts[t]->value) inputs[n_inputs++] = j.texts[t]->value;
-    char aside[4300];
-    o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
-    o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
-    if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
-    if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
 
-    if (outdir_begin(o.out, inputs, n_inputs, o.partial, sizeof o.partial, aside, sizeof aside, err, sizeof err)) {
+    if (o.cont ? outdir_resume(o.out, o.partial, sizeof o.partial, err, sizeof err)
+               : outdir_begin(o.out, inputs, n_inputs, o.partial, sizeof o.partial, aside, sizeof aside, err,
+                              sizeof err)) {
         cli_error("%s", err);
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;
     }
     int code = 0;
     char path[4300];
-    if (write_record(&j, &o, argc, argv, err, sizeof err)) {
+    if (o.cont ? series_record_continue(o.partial, &o.series, grit_step_count(s), argc, argv, err, sizeof err)
+               : write_record(&j, &o, argc, argv, err, sizeof err)) {
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
     }
@@ -484,16 +571,19 @@ int cmd_run(int argc, char **argv)
     char stats[4300];
     snprintf(stats, sizeof stats, "%s/stats.csv", o.partial);
     if (!code && o.vtk_every > 0 &&
-        !(o.vtk = grit_vtk_series_create(o.partial, j.run.vtk_format ? GRIT_VTK_ASCII : GRIT_VTK_BINARY))) {
-        cli_error("out of memory");
+        !(o.vtk = o.cont ? grit_vtk_series_continue(o.partial, o.series.vtk_format, s)
+                         : grit_vtk_series_create(o.partial, o.series.vtk_format))) {
+        cli_error("%s", o.cont ? grit_last_error(s) : "out of memory");
         code = EXIT_RUN_FAILED;
     }
-    if (!code && o.save_every > 0 && !(o.energy = grit_energy_log_open(s, path, stats))) {
+    if (!code && o.save_every > 0 &&
+        !(o.energy = o.cont ? grit_energy_log_continue(s, path, stats) : grit_energy_log_open(s, path, stats))) {
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }
     snprintf(path, sizeof path, "%s/stress.csv", o.partial);
-    if (!code && o.save_every > 0 && grit_is_periodic(s) && !(o.stress = grit_stress_log_open(s, path))) {
+    if (!code && o.save_every > 0 && grit_is_periodic(s) &&
+        !(o.stress = o.cont ? grit_stress_log_continue(s, path) : grit_stress_log_open(s, path))) {
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }
@@ -511,8 +601,8 @@ int cmd_run(int argc, char **argv)
             outdir_drop_aside(aside);
         }
     }
-    if (code) { /* nothing of the run exists yet */
-        outdir_discard(o.partial);
+    if (code) { /* nothing of the run exists yet (a continued one's stays as it was) */
+        if (!o.cont) outdir_discard(o.partial);
         grit_vtk_series_destroy(o.vtk);
         grit_energy_log_close(o.energy, s, false);
         grit_stress_log_close(o.stress, s, false);

@@ -64,6 +64,12 @@ grit_vtk_series *grit_vtk_series_create(const char *dir, grit_vtk_format fmt);
 int grit_vtk_series_write(grit_vtk_series *v, const grit_scene *s);
 int grit_vtk_series_frames(const grit_vtk_series *v);
 void grit_vtk_series_destroy(grit_vtk_series *v);
+/* A series an earlier run wrote into dir, to be continued from the scene's
+ * current step (a run continued from its checkpoint): the frames listed in
+ * DIR/particles.pvd up to that step are kept, the files of later ones
+ * removed; the next write adds to the index. No index in dir: an empty
+ * series. NULL with grit_last_error(s) when the index cannot be read. */
+grit_vtk_series *grit_vtk_series_continue(const char *dir, grit_vtk_format fmt, grit_scene *s);
 
 /* ---- time series (CSV) -------------------------------------------------------- */
 /* One row per grit_energy_log_row call in each of two files:
@@ -78,6 +84,13 @@ typedef struct grit_energy_log grit_energy_log;
 grit_energy_log *grit_energy_log_open(grit_scene *s, const char *path, const char *stats_path);
 int grit_energy_log_row(grit_energy_log *e, const grit_scene *s);
 int grit_energy_log_close(grit_energy_log *e, grit_scene *s, bool commit);
+/* Go on with the logs an earlier run wrote at path and stats_path (under
+ * those names, or NAME.partial when it was killed), e.g. a run continued
+ * from its checkpoint: their rows up to the scene's current step are kept
+ * (later ones, written after the checkpoint, are dropped) and new rows
+ * follow, so that the files end as one uninterrupted run's would. A file
+ * missing or with another header (another version's columns) is an error. */
+grit_energy_log *grit_energy_log_continue(grit_scene *s, const char *path, const char *stats_path);
 
 /* One row per grit_stress_log_row call, for a periodic scene (grit/cell.h):
  * step, time, volume (det H, m^3), p (mean pressure -tr(sigma)/3,
@@ -91,6 +104,8 @@ typedef struct grit_stress_log grit_stress_log;
 grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path);
 int grit_stress_log_row(grit_stress_log *l, const grit_scene *s);
 int grit_stress_log_close(grit_stress_log *l, grit_scene *s, bool commit);
+/* As grit_energy_log_continue, for stress.csv. */
+grit_stress_log *grit_stress_log_continue(grit_scene *s, const char *path);
 
 GRIT_END_DECLS
 

@@ -25,5 +25,12 @@ int grit_afile_open(grit_afile *a, const char *path, const char *suffix, char *e
 int grit_afile_commit(grit_afile *a, char *err, size_t errlen);
 /* Close and remove the temporary file. */
 void grit_afile_abort(grit_afile *a);
+/* Open `path + suffix` (as grit_afile_open) to go on with a CSV time series
+ * an earlier run wrote to `path` (or left in `path + suffix`): its first
+ * line must be `header` (which ends with a newline); the rows kept are the
+ * complete ones up to the first whose step (first column) is not rising or
+ * is beyond last_step. */
+int grit_afile_continue(grit_afile *a, const char *path, const char *suffix, const char *header, long last_step,
+                        char *err, size_t errlen);
 
 #endif

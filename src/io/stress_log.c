@@ -1,5 +1,6 @@
 /* grit: the stress and strain of a periodic cell over time, as CSV (one row
  * per call), for grit.plot's stress kind and for the user's own analysis. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/scene_impl.h"
@@ -12,7 +13,18 @@ struct grit_stress_log {
     grit_afile f;
 };
 
-grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path)
+static void stress_header(char *buf, size_t len)
+{
+    static const char *const xyz = "xyz";
+    size_t n = (size_t)snprintf(buf, len, "step,time,volume,p,s_xx,s_yy,s_zz,s_yz,s_xz,s_xy");
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3 && n < len; j++)
+                n += (size_t)snprintf(buf + n, len - n, ",%c_%c%c", m ? 'L' : 'F', xyz[i], xyz[j]);
+    if (n < len) snprintf(buf + n, len - n, "\n");
+}
+
+static grit_stress_log *log_open(grit_scene *s, const char *path, bool cont)
 {
     if (!grit_is_periodic(s)) {
         grit_fail(s, GRIT_ESTATE, "stress log '%s': the scene has no periodic cell (grit_cell_set)", path);
@@ -23,18 +35,20 @@ grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path)
         grit_fail(s, GRIT_ENOMEM, "out of memory opening '%s'", path);
         return NULL;
     }
-    if (grit_afile_open(&l->f, path, ".partial", s->err, sizeof s->err)) {
+    char head[1024];
+    stress_header(head, sizeof head);
+    if (cont ? grit_afile_continue(&l->f, path, ".partial", head, grit_step_count(s), s->err, sizeof s->err)
+             : grit_afile_open(&l->f, path, ".partial", s->err, sizeof s->err)) {
         free(l);
         return NULL;
     }
-    static const char *const xyz = "xyz";
-    fputs("step,time,volume,p,s_xx,s_yy,s_zz,s_yz,s_xz,s_xy", l->f.f);
-    for (int m = 0; m < 2; m++)
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) fprintf(l->f.f, ",%c_%c%c", m ? 'L' : 'F', xyz[i], xyz[j]);
-    fputc('\n', l->f.f);
+    if (!cont) fputs(head, l->f.f);
     return l;
 }
+
+grit_stress_log *grit_stress_log_open(grit_scene *s, const char *path) { return log_open(s, path, false); }
+
+grit_stress_log *grit_stress_log_continue(grit_scene *s, const char *path) { return log_open(s, path, true); }
 
 int grit_stress_log_row(grit_stress_log *l, const grit_scene *s)
 {
@@ -50,6 +64,7 @@ int grit_stress_log_row(grit_stress_log *l, const grit_scene *s)
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) fprintf(f, ",%.17g", L[i][j]);
     fputc('\n', f);
+    fflush(f); /* see grit_energy_log_row */
     if (ferror(f)) return grit_fail((grit_scene *)s, GRIT_EIO, "cannot write '%s'", l->f.tmp);
     return GRIT_OK;
 }

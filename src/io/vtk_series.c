@@ -30,6 +30,11 @@ struct grit_vtk_series {
     int n, cap;
 };
 
+static void frame_file(char *buf, size_t len, const char *kind, long step)
+{
+    snprintf(buf, len, "%s_%09ld.vtp", kind, step);
+}
+
 grit_vtk_series *grit_vtk_series_create(const char *dir, grit_vtk_format fmt)
 {
     grit_vtk_series *v = calloc(1, sizeof *v);
@@ -38,6 +43,70 @@ grit_vtk_series *grit_vtk_series_create(const char *dir, grit_vtk_format fmt)
         return NULL;
     }
     v->fmt = fmt;
+    return v;
+}
+
+/* The frames of DIR/particles.pvd as grit_vtk_series_write wrote it: one
+ * <DataSet timestep="T" ... file="particles_STEP.vtp"/> a line. */
+static int read_index(grit_vtk_series *v, grit_scene *s, long last_step)
+{
+    char path[4096], line[1024];
+    snprintf(path, sizeof path, "%s/particles.pvd", v->dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return GRIT_OK;
+    int rc = GRIT_OK, no = 0;
+    while (fgets(line, sizeof line, f)) {
+        no++;
+        if (!strstr(line, "<DataSet")) continue;
+        const char *t = strstr(line, "timestep=\""), *file = strstr(line, "file=\"particles_");
+        char *end = NULL;
+        frame fr = {0, 0};
+        if (t && file) {
+            fr.time = strtod(t + 10, &end);
+            fr.step = strtol(file + 16, &end, 10);
+        }
+        if (!t || !file || strncmp(end, ".vtp\"", 5) != 0 || (v->n > 0 && fr.step <= v->frames[v->n - 1].step)) {
+            rc = grit_fail(s, GRIT_EFORMAT, "cannot continue the VTK series: '%s' line %d is not a frame grit wrote",
+                           path, no);
+            break;
+        }
+        if (fr.step > last_step) {
+            /* written after the checkpoint the run continues from: gone */
+            char file_path[4200], name[128];
+            for (int k = 0; k < N_KINDS; k++) {
+                frame_file(name, sizeof name, kinds[k].name, fr.step);
+                snprintf(file_path, sizeof file_path, "%s/%s", v->dir, name);
+                remove(file_path);
+            }
+            continue;
+        }
+        if (v->n == v->cap) {
+            int cap = v->cap ? 2 * v->cap : 64;
+            frame *nf = realloc(v->frames, sizeof *nf * (size_t)cap);
+            if (!nf) {
+                rc = grit_fail(s, GRIT_ENOMEM, "out of memory reading '%s'", path);
+                break;
+            }
+            v->frames = nf;
+            v->cap = cap;
+        }
+        v->frames[v->n++] = fr;
+    }
+    fclose(f);
+    return rc;
+}
+
+grit_vtk_series *grit_vtk_series_continue(const char *dir, grit_vtk_format fmt, grit_scene *s)
+{
+    grit_vtk_series *v = grit_vtk_series_create(dir, fmt);
+    if (!v) {
+        grit_fail(s, GRIT_ENOMEM, "out of memory continuing the VTK series in '%s'", dir);
+        return NULL;
+    }
+    if (read_index(v, s, grit_step_count(s))) {
+        grit_vtk_series_destroy(v);
+        return NULL;
+    }
     return v;
 }
 
@@ -50,11 +119,6 @@ void grit_vtk_series_destroy(grit_vtk_series *v)
 }
 
 int grit_vtk_series_frames(const grit_vtk_series *v) { return v->n; }
-
-static void frame_file(char *buf, size_t len, const char *kind, long step)
-{
-    snprintf(buf, len, "%s_%09ld.vtp", kind, step);
-}
 
 static int write_pvd(const grit_vtk_series *v, grit_scene *s, const char *kind)
 {
