@@ -267,11 +267,13 @@ static grit_scene *prepare(job *j, long *steps)
             cli_error("%s", err);
             return NULL;
         }
+        grit_set_threads(s, j->run.threads); /* in range: the parameter's bounds */
     } else {
         if (!(s = grit_scene_create(&j->scene))) {
             cli_error("%s", grit_create_error());
             return NULL;
         }
+        grit_set_threads(s, j->run.threads);
         const void *laws[GRIT_LAW_COUNT] = {
 #define LAW_DEF(U, l, phys, name) [GRIT_LAW_##U] = &j->laws.l,
             GRIT_LAWS(LAW_DEF)

@@ -37,3 +37,6 @@ want_packages() {
 BUILD_PACKAGES="cmake make gcc libc6-dev"
 # Parallel build jobs: at most 2 (the machines this runs on are shared).
 JOBS=${JOBS:-$(n=$(nproc 2>/dev/null || echo 1); [ "$n" -gt 2 ] && echo 2 || echo "$n")}
+# Clang's OpenMP runtime (GCC brings its own, libgomp): the threads of the
+# step; without it a Clang build runs on one thread.
+CLANG_PACKAGES="clang libomp-dev"

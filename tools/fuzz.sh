@@ -15,12 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/debian-deps.sh
-need_packages clang libclang-rt-14-dev
+need_packages $CLANG_PACKAGES libclang-rt-14-dev
 secs=${1:-60}
 only=${2:-}
 out=build-fuzz
 mkdir -p "$out/obj"
-flags=(-std=c11 -g -O1 -DGRIT_SHORT_NAMES -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fno-omit-frame-pointer
+flags=(-std=c11 -fopenmp -g -O1 -DGRIT_SHORT_NAMES -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fno-omit-frame-pointer
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc)
 objs=()
 for f in $(find src -name '*.c' | sort); do
@@ -34,7 +34,7 @@ for f in $(find src -name '*.c' | sort); do
         case "$f" in
             src/io/*|src/core/*|src/shape/*|src/material/*|src/collide/*) fflags=("${flags[@]}") ;;
             *) if [ "${GRIT_FUZZ_FULL:-0}" = 1 ]; then fflags=("${flags[@]}")
-               else fflags=(-std=c11 -g -O1 -DGRIT_SHORT_NAMES -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc); fi ;;
+               else fflags=(-std=c11 -fopenmp -g -O1 -DGRIT_SHORT_NAMES -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc); fi ;;
         esac
         clang "${fflags[@]}" -c "$f" -o "$o" &
         while [ "$(jobs -r | wc -l)" -ge "$JOBS" ]; do wait -n; done

@@ -211,6 +211,13 @@ int grit_step(grit_scene *s, long n);
 long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
+/* Worker threads of the scene's steps (OpenMP). n = 0 (the default): as many
+ * as OMP_NUM_THREADS says, else the cores the process may use. Results do
+ * not depend on the count: every run repeats to the bit with any count
+ * (docs/architecture.md, "threads"). Not saved in restart files. */
+int grit_set_threads(grit_scene *s, int n);
+/* The count the next step will use (n resolved; >= 1). */
+int grit_threads(const grit_scene *s);
 /* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
  * overrides: the same margin as the p-wave estimate). */
 double grit_critical_dt(const grit_scene *s);

@@ -232,6 +232,8 @@ PROTOTYPES = {
     "grit_step_count": (c_long, [S]),
     "grit_time": (c_double, [S]),
     "grit_dt": (c_double, [S]),
+    "grit_set_threads": (c_int, [S, c_int]),
+    "grit_threads": (c_int, [S]),
     "grit_critical_dt": (c_double, [S]),
     # state by id
     "grit_get_pos": (c_int, [S, c_int, POINTER(Vec3)]),

@@ -344,6 +344,17 @@ class Scene:
         return _LIB.grit_time(self._p())
 
     @property
+    def threads(self):
+        """Worker threads of the steps (OpenMP): the count in use. Set 0 for automatic (OMP_NUM_THREADS,
+        else the cores the process may use). Results are the same to the bit with any count; not saved
+        with the scene."""
+        return _LIB.grit_threads(self._p())
+
+    @threads.setter
+    def threads(self, n):
+        self._check(_LIB.grit_set_threads(self._p(), int(n)))
+
+    @property
     def current_dt(self):
         """The time step in use [s] (the parameter dt resolved; NaN before the first step if dt is automatic)."""
         return _LIB.grit_dt(self._p())

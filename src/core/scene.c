@@ -82,6 +82,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->cpm_phys);
     free(s->local6);
     free(s->dyndt_k);
+    free(s->scratch);
     free(s);
 }
 

@@ -274,6 +274,10 @@ struct grit_scene {
     struct grit_local6 *local6;
     int n_local6, cap_local6;
 
+    int threads; /* worker threads; 0: automatic (core/threads.c); not saved: results do not depend on it */
+    void *scratch; /* the per-chunk sums of a parallel loop (grit_scratch) */
+    size_t scratch_cap;
+
     grit_stats stats;
     double time_block[GRIT_BLOCK_MAX]; /* the contact loop's CPU seconds per block (kind * laws + law) */
     /* sphere-sphere contacts of the vectorised Kuhn kernel (tests,

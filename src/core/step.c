@@ -104,7 +104,7 @@ int grit_step(grit_scene *s, long n)
         if (s->def.dyn_dt && (s->step + 1) % s->def.dyn_dt_period == 0) grit_dyndt_update(s, s->def.dyn_dt_period);
         /* the particles' entries at the instant the contact loop booked at
          * (with the next step's dt for the velocity it will make) */
-        if (s->def.track_energy) grit_leapfrog_energy(s, dt);
+        if (s->def.track_energy && (rc = grit_leapfrog_energy(s, dt))) return rc;
         /* the adaptive step and the particles' energy book count as integration */
         s->stats.time_integrate += t1 - t0 + now() - t3;
         s->stats.time_collide += t2 - t1;

@@ -19,6 +19,6 @@ void grit_dyndt_update(grit_scene *s, long steps);
  * loop): kinetic energy (set), gravity and damping work (added), all at the
  * instant of the contacts' elastic energy (leapfrog.c explains how);
  * dt_step: the step just made (gravity's work), s->dt the next one. */
-void grit_leapfrog_energy(grit_scene *s, double dt_step);
+int grit_leapfrog_energy(grit_scene *s, double dt_step);
 
 #endif

@@ -11,6 +11,7 @@
 #include "integrate/leapfrog_simd.h"
 #include "integrate/local6.h"
 #include "shape/shape.h"
+#include "core/threads.h"
 
 /* Cundall non-viscous damping of one component: scale by 1 - d sgn(F v). */
 static inline double damp(double a, double f, double v, double d)
@@ -308,17 +309,17 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
 
 enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 };
 
-static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, const bool book, const bool has_d,
-                                                                 const bool has_v, const bool has_g,
-                                                                 const bool periodic, lf_sums *S)
+/* particles [lo, hi) */
+static inline __attribute__((always_inline)) void integrate_range(grit_scene *s, int lo, int hi, const bool book,
+                                                                   const bool has_d, const bool has_v,
+                                                                   const bool has_g, const bool periodic, lf_sums *S)
 {
     const uint16_t *flags = s->b.flags;
-    const int n = s->b.n;
     const double dtv = grit_velocity_dt(s);
     const bool vec = !periodic && !book && !has_v && s->def.simd && dtv == s->dt;
-    for (int i = 0; i < n;) {
+    for (int i = lo; i < hi;) {
         /* four free spheres in a row: the vectorised path */
-        if (vec && i + 4 <= n && (flags[i] | flags[i + 1] | flags[i + 2] | flags[i + 3]) == 0 &&
+        if (vec && i + 4 <= hi && (flags[i] | flags[i + 1] | flags[i + 2] | flags[i + 3]) == 0 &&
             grit_leapfrog4(s, i, has_d, has_g, &S->maxd2, &S->check)) {
             i += 4;
             continue;
@@ -327,6 +328,35 @@ static inline __attribute__((always_inline)) void integrate_all(grit_scene *s, c
         else integrate_one(s, i, false, book, has_d, has_v, has_g, periodic, dtv, S);
         i++;
     }
+}
+
+/* Every particle, in chunks of GRIT_PCHUNK run by the threads; each chunk
+ * sums into its own slot, and the slots are added in chunk order, so the
+ * sums do not depend on the thread count (one chunk: the serial loop). */
+static inline __attribute__((always_inline)) int integrate_all(grit_scene *s, const bool book, const bool has_d,
+                                                                const bool has_v, const bool has_g,
+                                                                const bool periodic, lf_sums *S)
+{
+    const int n = s->b.n, nch = grit_chunks(n, GRIT_PCHUNK);
+    if (nch <= 1) {
+        integrate_range(s, 0, n, book, has_d, has_v, has_g, periodic, S);
+        return GRIT_OK;
+    }
+    lf_sums *part = grit_scratch(s, (size_t)nch * sizeof *part);
+    if (!part) return grit_fail(s, GRIT_ENOMEM, "out of memory for the integrator's per-chunk sums");
+#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s))
+    for (int c = 0; c < nch; c++) {
+        part[c] = (lf_sums){0, 0, 0, 0};
+        const int hi = (c + 1) * GRIT_PCHUNK < n ? (c + 1) * GRIT_PCHUNK : n;
+        integrate_range(s, c * GRIT_PCHUNK, hi, book, has_d, has_v, has_g, periodic, &part[c]);
+    }
+    for (int c = 0; c < nch; c++) {
+        if (part[c].maxd2 > S->maxd2) S->maxd2 = part[c].maxd2;
+        S->check += part[c].check;
+        S->edamp += part[c].edamp;
+        S->evisc += part[c].evisc;
+    }
+    return GRIT_OK;
 }
 
 int grit_leapfrog(grit_scene *s)
@@ -339,10 +369,12 @@ int grit_leapfrog(grit_scene *s)
     const bool book = s->def.track_energy && (has_d || has_v); /* only damping is booked here */
     /* one instance for the periodic cell and one for damping that is booked
      * or viscous (runtime flags); the plain paths cost nothing for either */
-    if (s->cell) integrate_all(s, book, has_d, has_v, has_g, true, &S);
-    else if (book || has_v) integrate_all(s, book, has_d, has_v, has_g, false, &S);
-    else if (has_d) integrate_all(s, false, true, false, has_g, false, &S);
-    else integrate_all(s, false, false, false, has_g, false, &S);
+    int rc;
+    if (s->cell) rc = integrate_all(s, book, has_d, has_v, has_g, true, &S);
+    else if (book || has_v) rc = integrate_all(s, book, has_d, has_v, has_g, false, &S);
+    else if (has_d) rc = integrate_all(s, false, true, false, has_g, false, &S);
+    else rc = integrate_all(s, false, false, false, has_g, false, &S);
+    if (rc) return rc;
     s->max_disp2 = S.maxd2;
     if (book) {
         s->energy[GRIT_E_NONVISC] += S.edamp;
@@ -447,17 +479,40 @@ static void energy_one(const grit_scene *s, int i, const bool periodic, bool has
     if (isfinite(ek)) E->ek += ek;
 }
 
-void grit_leapfrog_energy(grit_scene *s, double dt_step)
+static void energy_range(const grit_scene *s, int lo, int hi, double dt_step, lf_energy *E)
 {
     const grit_bodies *b = &s->b;
     const grit_vec3 g = s->def.gravity;
     const bool has_g = g.x != 0 || g.y != 0 || g.z != 0;
     const bool has_d = s->def.damping != 0, has_v = s->def.mass_damping != 0, periodic = s->cell != NULL;
+    for (int i = lo; i < hi; i++)
+        if (!(b->flags[i] & PF_NO_ENERGY)) energy_one(s, i, periodic, has_d, has_v, has_g, dt_step, E);
+}
+
+int grit_leapfrog_energy(grit_scene *s, double dt_step)
+{
     lf_energy E = {0, 0, 0, 0};
-    for (int i = 0; i < b->n; i++)
-        if (!(b->flags[i] & PF_NO_ENERGY)) energy_one(s, i, periodic, has_d, has_v, has_g, dt_step, &E);
+    /* chunks summed in chunk order, as the step's loop (integrate_all) */
+    const int n = s->b.n, nch = grit_chunks(n, GRIT_PCHUNK);
+    if (nch <= 1) energy_range(s, 0, n, dt_step, &E);
+    else {
+        lf_energy *part = grit_scratch(s, (size_t)nch * sizeof *part);
+        if (!part) return grit_fail(s, GRIT_ENOMEM, "out of memory for the energy book's per-chunk sums");
+#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s))
+        for (int c = 0; c < nch; c++) {
+            part[c] = (lf_energy){0, 0, 0, 0};
+            energy_range(s, c * GRIT_PCHUNK, (c + 1) * GRIT_PCHUNK < n ? (c + 1) * GRIT_PCHUNK : n, dt_step, &part[c]);
+        }
+        for (int c = 0; c < nch; c++) {
+            E.ek += part[c].ek;
+            E.eg += part[c].eg;
+            E.ed += part[c].ed;
+            E.ev += part[c].ev;
+        }
+    }
     s->energy[GRIT_E_KINETIC] = E.ek;
     s->energy[GRIT_E_GRAV] += E.eg;
     s->energy[GRIT_E_NONVISC] += E.ed;
     s->energy[GRIT_E_MASSDAMP] += E.ev;
+    return GRIT_OK;
 }

@@ -1,0 +1,29 @@
+/* grit internal: the worker threads of a step (OpenMP).
+ *
+ * Determinism: every parallel loop runs over fixed chunks whose size does not
+ * depend on the thread count; whatever a chunk sums (energy, counters) goes
+ * into the chunk's own slot, and the slots are added in chunk order by one
+ * thread. A force is never added to a particle by two threads: contacts
+ * store theirs and each particle gathers its own (contact/contact_loop.c).
+ * So a run is the same to the bit with 1, 2, 3 or 64 threads. */
+#ifndef GRIT_CORE_THREADS_H
+#define GRIT_CORE_THREADS_H
+
+#include "core/scene_impl.h"
+
+enum { GRIT_MAX_THREADS = 1024 };
+
+/* particles per chunk of the per-particle loops (a multiple of 4: the
+ * vectorised leapfrog's groups), contacts per chunk of the contact loop */
+enum { GRIT_PCHUNK = 1024, GRIT_CCHUNK = 1024 };
+
+/* threads for this scene's parallel loops (>= 1) */
+int grit_nthreads(const grit_scene *s);
+
+/* a buffer of at least `bytes` for one loop's per-chunk sums (the previous
+ * contents are lost); NULL when out of memory */
+void *grit_scratch(grit_scene *s, size_t bytes);
+
+static inline int grit_chunks(int n, int chunk) { return n <= 0 ? 0 : (n + chunk - 1) / chunk; }
+
+#endif
