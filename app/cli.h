@@ -30,6 +30,9 @@
       "VTK arrays as base64 binary (compact) or text (readable)") \
     X(double, progress, 5.0, "s", 0.0, INFINITY, 0, NULL, \
       "seconds between progress lines when stdout is not a terminal (0: none)") \
+    X(double, stop_unbalanced, 0.0, "-", 0.0, INFINITY, 0, NULL, \
+      "stop once settled: when the unbalanced force ratio (mean net force / mean contact force) falls below " \
+      "this, checked at every energy.csv row (every 100 steps without one); 0: run to the end") \
     X(double, checkpoint, 600.0, "s", 0.0, INFINITY, 0, NULL, \
       "wall-clock seconds between restart files OUT.partial/restart.grit during the run (0: none)") \
     X(int, threads, 0, "-", 0, 1024, 0, NULL, \

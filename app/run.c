@@ -118,27 +118,46 @@ static void hms(double s, char *buf, size_t len)
 }
 
 /* The steps count from the start of the series (a continued run goes on
- * counting where the interrupted one stopped), the rate from this run's. */
+ * counting where the interrupted one stopped), the rate from this run's:
+ * an average over the recent past (a quarter of the time so far, at least
+ * 2 s), since a run slows down as contacts form. The ETA is shown once the
+ * run has gone 2 s, and as an upper bound when it may stop when settled. */
 typedef struct progress {
-    bool tty;
+    bool tty, may_stop;
     double start, last, interval;
     long first, end, begun; /* the series' first and end step, the step this run began at */
-    long n_particles;
+    double t_prev, rate; /* the last sample, the averaged rate (steps/s) */
+    long k_prev;
 } progress;
 
 static void progress_show(progress *p, const grit_scene *s, bool final)
 {
     const double t = now();
+    const long k = grit_step_count(s);
+    if (t > p->t_prev && k > p->k_prev) {
+        const double inst = (double)(k - p->k_prev) / (t - p->t_prev);
+        const double tau = fmax(2.0, 0.25 * (t - p->start));
+        p->rate = p->rate > 0 ? p->rate + (1 - exp(-(t - p->t_prev) / tau)) * (inst - p->rate) : inst;
+        p->t_prev = t;
+        p->k_prev = k;
+    }
     if (!final && t - p->last < (p->tty ? 0.25 : p->interval)) return;
     if (!p->tty && (p->interval <= 0 || final)) return;
     p->last = t;
-    const long k = grit_step_count(s);
-    const double rate = (double)(k - p->begun) / fmax(t - p->start, 1e-9);
-    char eta[32];
-    hms((double)(p->end - k) / fmax(rate, 1e-9), eta, sizeof eta);
-    printf("%sstep %ld/%ld (%3.0f%%)  t = %.6g s  %.4g steps/s  %.3g particle-steps/s  ETA %s%s",
-           p->tty ? "\r" : "", k, p->end, 100.0 * (double)(k - p->first) / (double)fmax(1, p->end - p->first),
-           grit_time(s), rate, rate * (double)p->n_particles, eta, p->tty ? "  " : "\n");
+    char eta[48] = "";
+    if (t - p->start >= 2.0 && p->rate > 0) {
+        char hm[32];
+        hms((double)(p->end - k) / p->rate, hm, sizeof hm);
+        snprintf(eta, sizeof eta, "  ETA %s%s", p->may_stop ? "<= " : "", hm);
+    }
+    char ek[48] = "", ub[48] = "";
+    if (grit_scene_get_def(s)->track_energy)
+        snprintf(ek, sizeof ek, "  Ek %.3g J", grit_energy(s, GRIT_E_KINETIC));
+    const double u = grit_unbalanced_force(s);
+    if (!isnan(u)) snprintf(ub, sizeof ub, "  unbalanced %.3g", u);
+    printf("%sstep %ld/%ld (%3.0f%%)  t = %.6g s%s%s  contacts %d  %.4g steps/s%s%s", p->tty ? "\r" : "", k, p->end,
+           100.0 * (double)(k - p->first) / (double)fmax(1, p->end - p->first), grit_time(s), ek, ub,
+           grit_contact_count(s), p->rate, eta, p->tty ? "  " : "\n");
     if (final && p->tty) putchar('\n');
     fflush(stdout);
 }
@@ -156,6 +175,7 @@ typedef struct output {
     char restart[4300];                 /* OUT.partial/restart.grit */
     bool have_checkpoint;
     long checkpoint_step; /* the step of the state in restart */
+    char stopped[160];    /* why the run ended before its end step (stop_unbalanced) */
     series_info series;   /* the steps and cadences of the series */
     bool cont;            /* going on with the series of an interrupted run */
 } output;
@@ -216,7 +236,7 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
     for (int id = 0; id < grit_particle_count(s); id++) count[grit_get_shape(s, id)]++;
     grit_stats st;
     grit_get_stats(s, &st);
-    printf("grit run %s: done\n", j->pre->name);
+    printf("grit run %s: done%s%s\n", j->pre->name, o->stopped[0] ? ", " : "", o->stopped);
     printf("  particles     %d:", grit_particle_count(s));
     for (int k = 0; k < GRIT_SHAPE_COUNT; k++)
         if (count[k]) printf(" %s %d", grit_shape_name(k), count[k]);
@@ -242,6 +262,13 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
            "%.0f%%, contacts %.0f%%\n",
            st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
+    /* a skin too thin for the speeds: the pair list is rebuilt nearly every
+     * step, the broad phase's cost without its benefit */
+    const double per_rebuild = (double)grit_step_count(s) / (double)(st.rebuilds > 0 ? st.rebuilds : 1);
+    if (grit_step_count(s) >= 100 && st.rebuilds > 0 && per_rebuild < 5)
+        printf("  hint          the pair list was rebuilt every %.1f steps on average: a larger Verlet distance "
+               "(verlet_dist=, now %.3g m; negative: a fraction of the smallest radius) makes rebuilds rarer\n",
+               per_rebuild, st.verlet_dist);
     /* where the time went: the broad phase by rebuild and sort, the
      * contact loop by functor (geometry kind / law) */
     printf("  time (CPU s)  integrate %.3g, broad phase %.3g (rebuilds %.3g, re-sorts %.3g), contacts %.3g\n",
@@ -321,8 +348,13 @@ static grit_scene *prepare(job *j, long *steps)
 static int run_loop(job *j, grit_scene *s, output *o, long steps)
 {
     const long start = grit_step_count(s), end = start + steps;
-    progress pg = {isatty(STDOUT_FILENO), now(), now(), j->run.progress, o->series.first, end, start,
-                   grit_particle_count(s)};
+    const double began = now();
+    progress pg = {.tty = isatty(STDOUT_FILENO), .may_stop = j->run.stop_unbalanced > 0, .start = began, .last = began,
+                   .interval = j->run.progress, .first = o->series.first, .end = end, .begun = start, .t_prev = began,
+                   .k_prev = start};
+    /* settled? looked at on a cadence of steps, so that the step a run stops
+     * at does not depend on the machine's speed */
+    const long stop_every = j->run.stop_unbalanced > 0 ? (o->save_every > 0 ? o->save_every : 100) : -1;
     long control = -1; /* the next step at which the preprocessor steers the run */
     if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
     /* a continued series has its frame of this step (or had none here) */
@@ -335,6 +367,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (control > k) next = lmin(next, control);
         if (o->vtk_every > 0) next = lmin(next, (k / o->vtk_every + 1) * o->vtk_every);
         if (o->save_every > 0) next = lmin(next, (k / o->save_every + 1) * o->save_every);
+        if (stop_every > 0) next = lmin(next, (k / stop_every + 1) * stop_every);
         if (test_interrupt_at() > k) next = lmin(next, test_interrupt_at());
         const long n = lmin(next - k, chunk);
         const double t0 = now();
@@ -349,7 +382,15 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
             if (pg.tty) putchar('\n');
             fprintf(stderr, "grit: warning: %s\n", grit_last_warning(s));
         }
-        const bool last = kk == end; /* every series ends with the final state */
+        bool last = kk == end; /* every series ends with the final state */
+        if (!last && stop_every > 0 && kk % stop_every == 0) {
+            const double u = grit_unbalanced_force(s);
+            if (u < j->run.stop_unbalanced) { /* false for NaN: no contacts yet */
+                snprintf(o->stopped, sizeof o->stopped, "settled at step %ld: unbalanced force ratio %.3g < "
+                         "stop_unbalanced = %g", kk, u, j->run.stop_unbalanced);
+                last = true;
+            }
+        }
         if (o->vtk && (last || kk % o->vtk_every == 0) && grit_vtk_series_write(o->vtk, s)) return -2;
         if ((last || (o->save_every > 0 && kk % o->save_every == 0)) && write_rows(o, s)) return -2;
         progress_show(&pg, s, false);
@@ -365,6 +406,7 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
             o->checkpoint_step = kk;
             o->last_checkpoint = now();
         }
+        if (last) break;
     }
     progress_show(&pg, s, true);
     return 0;
@@ -619,6 +661,7 @@ int cmd_run(int argc, char **argv)
     catch_signals();
     const double t0 = now();
     o.last_checkpoint = t0;
+    const long begun = grit_step_count(s);
     rc = run_loop(&j, s, &o, steps);
     const double wall = now() - t0;
     /* rc: 0 done, 1 interrupted, -1 the engine or the steering failed (the
@@ -668,7 +711,7 @@ int cmd_run(int argc, char **argv)
         code = EXIT_RUN_FAILED;
     } else if (rc == 0) {
         outdir_drop_aside(aside);
-        summary(&j, s, wall, &o, steps);
+        summary(&j, s, wall, &o, grit_step_count(s) - begun);
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
         cli_error("interrupted at step %ld; the incomplete output is in '%s'%s%s", grit_step_count(s), o.partial,

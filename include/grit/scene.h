@@ -300,6 +300,13 @@ int grit_contact_get(const grit_scene *s, int i, grit_contact_info *info);
 int grit_contact_next(const grit_scene *s, int *cursor, grit_contact_info *info);
 /* Find the real contact between two particle ids; returns its index or -1. */
 int grit_contact_find(const grit_scene *s, int id_a, int id_b);
+/* The unbalanced force ratio between steps: the mean magnitude of the net
+ * force (contacts and gravity) on the particles that are not held in place,
+ * over the mean magnitude of the real contacts' forces. Near 0 for a packing
+ * at rest, of order 1 or more while it moves. NaN while there are fewer real
+ * contacts than such particles: a cloud in which a few collide is no packing
+ * (its ratio would be small and mean nothing). O(n + contacts). */
+double grit_unbalanced_force(const grit_scene *s);
 
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct grit_stats {
