@@ -218,8 +218,10 @@ double grit_dt(const grit_scene *s);
 int grit_set_threads(grit_scene *s, int n);
 /* The count the next step will use (n resolved; >= 1). */
 int grit_threads(const grit_scene *s);
-/* Critical time step estimate (p-wave r sqrt(rho/E), or sqrt(3m/8kn) for pair
- * overrides: the same margin as the p-wave estimate). */
+/* Critical time step estimate [s], the smallest over the particles (INFINITY
+ * without any): p-wave r sqrt(rho/E); sqrt(3m/8kn) for pair overrides (the
+ * same margin as the p-wave estimate); rayleigh_fraction of the Rayleigh time
+ * for Hertz contacts. An automatic dt is dt_safety times it. */
 double grit_critical_dt(const grit_scene *s);
 /* Critical time step of the current contacts, the estimate of the adaptive
  * step (dyn_dt): sqrt(min 2 m / k) over the free DoFs of every particle, k

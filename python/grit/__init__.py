@@ -12,6 +12,21 @@ The C library libgrit.so is loaded when the first engine object is used
 (see grit._lib for where it is searched); ``grit.plot`` and the CSV tools
 work without it. See docs/python.md.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List
+
+if TYPE_CHECKING:  # what the lazy imports below give, spelled out for type checkers and IDEs
+    from ._lib import Lib
+    from .cell import Cell
+    from .errors import (FormatError, GritError, GritIOError, GritMemoryError, LibraryNotFoundError, NumericError,
+                         ParameterError, StaleViewError, StateError)
+    from .records import EnergyRecorder, read_csv, write_csv
+    from .scene import Contacts, Energy, FrictMat, Material, Particle, Particles, Runner, Scene, StlMesh
+    from .shapes import Capsule, Ellipsoid, Facet, InfCylinder, Rod, Shape, Sphere, Wall
+    from .tester import LawTester, Stage
+    from .vtk import VtkRecorder
+
 __version__ = "0.1.0"
 
 # name -> submodule; imported on first use so that `import grit.plot` needs no libgrit.so
@@ -36,7 +51,7 @@ __all__ = sorted(_LAZY)
 _SUBMODULES = {"pack"}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         import importlib
         return importlib.import_module("grit." + name)
@@ -56,11 +71,11 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> List[str]:
     return sorted(list(globals()) + list(_LAZY) + list(_SUBMODULES))
 
 
-def library():
+def library() -> Lib:
     """The loaded C library (loads it): its path is library().path."""
     from . import _lib
     return _lib.get()

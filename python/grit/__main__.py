@@ -5,14 +5,17 @@ the package; cmake --install: bin/grit of the same prefix; a source tree: its
 build/grit), so that `python -m grit run deposit` behaves as `grit run
 deposit`. Its `grit plot` uses this interpreter and this package.
 """
+from __future__ import annotations
+
 import os
 import pathlib
 import sys
+from typing import Optional, Sequence
 
 from ._lib import installed_path
 
 
-def program():
+def program() -> Optional[str]:
     """The path of the grit program that goes with this package, or None."""
     installed = installed_path("PROGRAM")
     if installed and os.access(installed, os.X_OK):
@@ -24,7 +27,7 @@ def program():
     return None
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """Replace this process by the grit program with the arguments argv
     (default: the command line); returns 2 if there is no program."""
     args = sys.argv[1:] if argv is None else list(argv)

@@ -10,8 +10,11 @@ Matrices are 3x3 NumPy arrays in the API's convention: ``M[i][j]`` is row i,
 column j; the base vectors of the cell are the columns of ``hsize``; the
 velocity gradient is ``L[i][j] = d v_i / d x_j``.
 """
+from __future__ import annotations
+
 import ctypes
 import numbers
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -19,11 +22,14 @@ from . import _lib
 from .errors import ParameterError, StateError
 from .params import as_vec3
 
+if TYPE_CHECKING:
+    from .scene import Scene
+
 _LIB = _lib.get()
 _MAT = ctypes.c_double * 9
 
 
-def as_mat3(value, name, who):
+def as_mat3(value: Any, name: str, who: str) -> np.ndarray:
     """A 3x3 matrix of finite floats from anything array-like; ParameterError naming `name` otherwise."""
     try:
         a = np.asarray(value, dtype=float)
@@ -38,7 +44,7 @@ def as_mat3(value, name, who):
     return a
 
 
-def cell_matrix(value, who="cell"):
+def cell_matrix(value: Any, who: str = "cell") -> np.ndarray:
     """The cell H from box sizes (3 numbers: an orthogonal box) or a 3x3 matrix (columns: base vectors)."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         raise ParameterError(f"{who}: hsize = {value!r}: give 3 box sizes (m) or a 3x3 matrix, not one number")
@@ -56,11 +62,11 @@ def cell_matrix(value, who="cell"):
     return as_mat3(a, "hsize", who)
 
 
-def _to_c(a):
+def _to_c(a: np.ndarray) -> ctypes.Array:
     return _MAT(*np.ascontiguousarray(a, dtype=float).ravel())
 
 
-def _from_c(buf):
+def _from_c(buf: ctypes.Array) -> np.ndarray:
     return np.array(buf[:], dtype=float).reshape(3, 3)
 
 
@@ -81,73 +87,73 @@ class Cell:
 
     __slots__ = ("_scene",)
 
-    def __init__(self, scene):
+    def __init__(self, scene: Scene) -> None:
         self._scene = scene
 
-    def _get(self, fn):
+    def _get(self, fn: Callable[..., int]) -> np.ndarray:
         buf = _MAT()
         self._scene._check(fn(self._scene._p(), buf))
         return _from_c(buf)
 
     @property
-    def hsize(self):
+    def hsize(self) -> np.ndarray:
         """The current cell: columns are the base vectors [m]."""
         return self._get(_LIB.grit_cell_get)
 
     @hsize.setter
-    def hsize(self, value):
+    def hsize(self, value: Any) -> None:
         H = cell_matrix(value, "cell")
         self._scene._check(_LIB.grit_cell_set(self._scene._p(), _to_c(H)))
 
     @property
-    def size(self):
+    def size(self) -> np.ndarray:
         """Lengths of the three base vectors [m]."""
         return np.linalg.norm(self.hsize, axis=0)
 
     @property
-    def volume(self):
+    def volume(self) -> float:
         """det hsize [m^3]."""
         return _LIB.grit_cell_volume(self._scene._p())
 
     @property
-    def grad_v(self):
+    def grad_v(self) -> np.ndarray:
         """Velocity gradient of the last step, L[i][j] = d v_i / d x_j [1/s] (zero before the first step)."""
         return self._get(_LIB.grit_cell_get_grad_v)
 
     @grad_v.setter
-    def grad_v(self, value):
+    def grad_v(self, value: Any) -> None:
         raise StateError("cell.grad_v is the gradient of the last step; assign cell.next_grad_v to set the "
                          "gradient of the following steps")
 
     @property
-    def next_grad_v(self):
+    def next_grad_v(self) -> np.ndarray:
         """Velocity gradient of the following steps [1/s] (Woo's nextGradV): what was assigned last."""
         return self._get(_LIB.grit_cell_get_next_grad_v)
 
     @next_grad_v.setter
-    def next_grad_v(self, value):
+    def next_grad_v(self, value: Any) -> None:
         L = as_mat3(value, "next_grad_v", "cell")
         self._scene._check(_LIB.grit_cell_set_grad_v(self._scene._p(), _to_c(L)))
 
     @property
-    def trsf(self):
+    def trsf(self) -> np.ndarray:
         """Deformation gradient F since the cell was set: hsize = F @ hsize0."""
         return self._get(_LIB.grit_cell_get_trsf)
 
     @property
-    def hencky_strain(self):
+    def hencky_strain(self) -> np.ndarray:
         """Logarithmic (Hencky) strain 1/2 ln(F F^T), symmetric, tension positive."""
         F = self.trsf
         w, v = np.linalg.eigh(F @ F.T)
         return (v * (0.5 * np.log(w))) @ v.T
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._scene._ptr is None:
             return "<grit.Cell of a closed scene>"
         return f"<grit.Cell: size {tuple(np.round(self.size, 12))} m, volume {self.volume:g} m^3>"
 
 
-def stress(scene, lo=None, hi=None):
+def stress(scene: Scene, lo: Optional[Sequence[float]] = None, hi: Optional[Sequence[float]] = None) -> np.ndarray:
     """Love-Weber stress [Pa] as a 3x3 array, tension positive. Periodic scene: every contact, V = det hsize.
     With lo and hi (any scene): the contacts whose contact point lies in the box [lo, hi], V = its volume."""
     ptr = scene._p()

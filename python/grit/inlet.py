@@ -1,18 +1,27 @@
 """Particle inlets (docs/inlets.md): ``scene.add_inlet(...)`` inserts spheres into a box or an upright cylinder
 at a mass rate, with radii from a size distribution, each where it overlaps nothing; ``scene.inlets`` reads
 what they did. The inlets' state, their random streams included, is saved in restart files."""
+from __future__ import annotations
+
 import math
 import numbers
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from .errors import ParameterError
 from .params import as_vec3
 
+if TYPE_CHECKING:
+    from .scene import Scene
+
 MAX_SIZES = 8
 
 
-def make_def(region, lo, hi, center, radius, height, mass_rate, radii, sizes, mat_index, vel, max_mass, t_start,
-             seed, max_attempts):
+def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
+             center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float], mass_rate: float,
+             radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
+             mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
+             max_attempts: int) -> _lib.InletDef:
     """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet."""
     d = _lib.get().grit_default_inlet_def()
     if region == "box":
@@ -57,21 +66,44 @@ class Inlet:
     ``energy`` the kinetic energy brought in [J], ``waiting`` (the region was too full at the last step),
     ``mass_rate``."""
 
-    def __init__(self, scene, k):
+    def __init__(self, scene: Scene, k: int) -> None:
         self._scene, self.index = scene, k
 
-    def _get(self):
+    def _get(self) -> Tuple[_lib.InletDef, _lib.InletInfo]:
         d, info = _lib.InletDef(), _lib.InletInfo()
         self._scene._check(_lib.get().grit_inlet_get(self._scene._p(), self.index, d, info))
         return d, info
 
-    mass = property(lambda self: self._get()[1].mass, doc="inserted mass [kg]")
-    count = property(lambda self: self._get()[1].count, doc="inserted particles")
-    failed = property(lambda self: self._get()[1].failed, doc="places tried that overlapped something")
-    energy = property(lambda self: self._get()[1].energy, doc="kinetic energy brought in [J]")
-    waiting = property(lambda self: bool(self._get()[1].waiting), doc="the region was too full at the last step")
-    mass_rate = property(lambda self: self._get()[0].mass_rate, doc="mass rate [kg/s]")
+    @property
+    def mass(self) -> float:
+        """Inserted mass [kg]."""
+        return self._get()[1].mass
 
-    def __repr__(self):
+    @property
+    def count(self) -> int:
+        """Inserted particles."""
+        return self._get()[1].count
+
+    @property
+    def failed(self) -> int:
+        """Places tried that overlapped something."""
+        return self._get()[1].failed
+
+    @property
+    def energy(self) -> float:
+        """Kinetic energy brought in [J]."""
+        return self._get()[1].energy
+
+    @property
+    def waiting(self) -> bool:
+        """The region was too full at the last step."""
+        return bool(self._get()[1].waiting)
+
+    @property
+    def mass_rate(self) -> float:
+        """Mass rate [kg/s]."""
+        return self._get()[0].mass_rate
+
+    def __repr__(self) -> str:
         d, i = self._get()
         return f"Inlet({self.index}: {i.count} particles, {i.mass:.6g} kg at {d.mass_rate:.6g} kg/s)"

@@ -11,10 +11,13 @@ The keyword arguments of :func:`dense` are the parameters of the C group ``pack`
 :meth:`Packing.clip` and :class:`Region` the group ``clip`` (docs/parameters.md): their ranges are the
 engine's, and a bad value raises ParameterError with its message. Nothing is listed here.
 """
+from __future__ import annotations
+
 import ctypes
 import math
 import numbers
 import os
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -22,11 +25,17 @@ from . import _lib
 from .errors import ParameterError, StateError
 from .params import Group, as_vec3
 
+if TYPE_CHECKING:
+    from .errors import GritError
+    from .scene import Scene
+
 _LIB = _lib.get()
 ERRLEN = 2048
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+Vec = Sequence[float]
 
 
-def _error(rc, err):
+def _error(rc: int, err: ctypes.Array) -> GritError:
     return _LIB.error(rc, err.value.decode())
 
 
@@ -39,37 +48,39 @@ class Packing:
     describe the compaction it came from (NaN / 0 if unknown); ``info`` lists how it was made, one line per
     operation (``"pack n=2000 radius=..."``, ``"clip shape=..."``)."""
 
-    def __init__(self, centers, radii, cell=None, volume=math.nan, solid_fraction=math.nan, pressure=math.nan,
-                 unbalanced=math.nan, steps=0, info=()):
+    def __init__(self, centers: Any, radii: Any, cell: Any = None, volume: float = math.nan,
+                 solid_fraction: float = math.nan, pressure: float = math.nan, unbalanced: float = math.nan,
+                 steps: int = 0, info: Iterable[str] = ()) -> None:
         self.centers = np.array(centers, dtype=float).reshape(-1, 3)
         self.radii = np.array(radii, dtype=float).reshape(-1)
         if len(self.radii) != len(self.centers):
             raise ParameterError(f"Packing: {len(self.centers)} centres but {len(self.radii)} radii")
         if not (np.all(np.isfinite(self.centers)) and np.all(np.isfinite(self.radii)) and np.all(self.radii > 0)):
             raise ParameterError("Packing: centres must be finite and radii positive and finite (m)")
-        self.cell = None if cell is None else np.array(cell, dtype=float).reshape(3, 3)
+        self.cell: Optional[np.ndarray] = None if cell is None else np.array(cell, dtype=float).reshape(3, 3)
         self.volume, self.solid_fraction = float(volume), float(solid_fraction)
         self.pressure, self.unbalanced, self.steps = float(pressure), float(unbalanced), int(steps)
         self.info = list(info)
 
     @property
-    def periodic(self):
+    def periodic(self) -> bool:
+        """Is it a periodic cell (it has a cell) rather than a clipped region?"""
         return self.cell is not None
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.radii)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         where = "a periodic cell" if self.periodic else "a region"
         return (f"<grit.pack.Packing: {len(self)} spheres in {where}, solid fraction {self.solid_fraction:.4f}, "
                 f"pressure {self.pressure:.4g} Pa>")
 
-    def sphere_volume(self):
+    def sphere_volume(self) -> float:
         """The spheres' volume [m^3] (overlaps counted twice)."""
         return float(np.sum(4.0 / 3.0 * np.pi * self.radii ** 3))
 
     # -- to and from the C struct
-    def _c(self):
+    def _c(self) -> Tuple[_lib.Packing, Any]:
         """A grit_packing over this object's memory (valid while the returned keep-alive lives)."""
         c = np.ascontiguousarray(self.centers, dtype=float)
         r = np.ascontiguousarray(self.radii, dtype=float)
@@ -85,7 +96,7 @@ class Packing:
         return p, (c, r, info)
 
     @classmethod
-    def _from_c(cls, p):
+    def _from_c(cls, p: _lib.Packing) -> Packing:
         """A Packing copied from a grit_packing filled by the library (which is then freed)."""
         try:
             n = p.n
@@ -98,14 +109,14 @@ class Packing:
             _LIB.grit_packing_free(ctypes.byref(p))
 
     # -- operations
-    def max_overlap(self):
+    def max_overlap(self) -> float:
         """The largest overlap of two spheres over the smaller radius (periodic images included), 0 if none."""
         if len(self) == 0:
             return 0.0
         p, keep = self._c()
         return _LIB.grit_packing_max_overlap(ctypes.byref(p), None, None)
 
-    def save(self, path):
+    def save(self, path: PathLike) -> PathLike:
         """Write the spheres CSV (x,y,z,r) that grit_io_load_spheres_csv and ``grit run box csv=`` read, with
         comment lines recording the cell, the figures and ``info``; :func:`load` reads it back exactly."""
         p, keep = self._c()
@@ -115,7 +126,8 @@ class Packing:
             raise _error(rc, err)
         return path
 
-    def clip(self, region=None, *, recentre=None, tile_shift=None, **shape):
+    def clip(self, region: Union[Region, Callable[[np.ndarray, float], bool], None] = None, *,
+             recentre: Optional[bool] = None, tile_shift: Optional[Vec] = None, **shape: Any) -> Packing:
         """The spheres of this periodic packing, tiled over a region, that lie entirely inside it.
 
         The region is a :class:`Region`, a function ``inside(center, radius) -> bool`` (then ``lo=``, ``hi=``
@@ -163,7 +175,9 @@ class Packing:
                 own.close()
 
 
-def dense(psd=None, monitor=None, monitor_every=1000, keep_scene=False, **params):
+def dense(psd: Optional[Sequence[Tuple[float, float]]] = None,
+          monitor: Optional[Callable[[Dict[str, Any]], Any]] = None, monitor_every: int = 1000,
+          keep_scene: bool = False, **params: Any) -> Union[Packing, Tuple[Packing, Scene]]:
     """A dense random packing in a cubic periodic cell (grit_pack_dense).
 
     ``params`` are the parameters of the group ``pack`` (n, radius, spread, target, pressure, solid_fraction,
@@ -185,12 +199,12 @@ def dense(psd=None, monitor=None, monitor_every=1000, keep_scene=False, **params
     c_psd, keep = _psd(psd)
     opts = _LIB.grit_default_pack_opts()
     opts.psd = ctypes.pointer(c_psd) if c_psd is not None else None
-    raised = []
+    raised: List[BaseException] = []
     names = ("compress", "relax", "done")
     every = int(monitor_every)
     next_call = [0]
 
-    def on_state(st, data):
+    def on_state(st: Any, data: Any) -> int:
         try:
             s = st.contents
             if monitor is None or (s.step < next_call[0] and s.phase != 2):
@@ -226,7 +240,7 @@ def dense(psd=None, monitor=None, monitor_every=1000, keep_scene=False, **params
     return (packing, scene) if keep_scene else packing
 
 
-def _psd(psd):
+def _psd(psd: Optional[Sequence[Tuple[float, float]]]) -> Tuple[Optional[_lib.Psd], Any]:
     """A grit_psd over arrays of (radius, mass_fraction) pairs; (None, None) for None."""
     if psd is None:
         return None, None
@@ -242,7 +256,7 @@ def _psd(psd):
     return c, (r, w)
 
 
-def check(psd=None, **params):
+def check(psd: Optional[Sequence[Tuple[float, float]]] = None, **params: Any) -> None:
     """Validate the parameters of :func:`dense` without compacting (grit_pack_check): ParameterError if bad."""
     g = Group.get("pack")
     d = g.new_def()
@@ -254,7 +268,7 @@ def check(psd=None, **params):
         raise _error(rc, err)
 
 
-def load(path):
+def load(path: PathLike) -> Packing:
     """A packing from a file of :meth:`Packing.save` (or any spheres CSV x,y,z,r: then not periodic, figures
     NaN). GritIOError / FormatError with the reader's message."""
     out = _lib.Packing()
@@ -273,12 +287,12 @@ class Region:
     unknown), ``bounds`` (lo, hi), ``description``. ParameterError for bad parameters, FormatError for an
     STL file that is not a closed solid, GritIOError if it cannot be read."""
 
-    def __init__(self, stl=None, **params):
+    def __init__(self, stl: Optional[PathLike] = None, **params: Any) -> None:
         g = Group.get("clip")
         d = g.new_def()
         g.write_many(d, params, "grit.pack.Region")
-        self._fn = None
-        self._pending = []
+        self._fn: Any = None
+        self._pending: List[BaseException] = []
         self._ptr = None
         err = ctypes.create_string_buffer(ERRLEN)
         ptr = ctypes.c_void_p()
@@ -289,7 +303,7 @@ class Region:
         self._ptr = ptr.value
 
     @classmethod
-    def predicate(cls, fn, lo, hi, volume=math.nan):
+    def predicate(cls, fn: Callable[[np.ndarray, float], Any], lo: Vec, hi: Vec, volume: float = math.nan) -> Region:
         """A region given by ``fn(center, radius) -> bool`` (True: the sphere lies entirely inside; center is
         a NumPy array of 3); ``lo``, ``hi`` bound it (the tiling covers that box), ``volume`` [m^3] or NaN."""
         if not callable(fn):
@@ -298,7 +312,7 @@ class Region:
         self = cls.__new__(cls)
         self._pending = []
 
-        def inside(c, r, data):
+        def inside(c: Any, r: float, data: Any) -> int:
             try:
                 return 1 if fn(np.array((c.x, c.y, c.z)), r) else 0
             except BaseException as e:  # reported after the C call returns
@@ -316,18 +330,18 @@ class Region:
         self._ptr = ptr.value
         return self
 
-    def _p(self):
+    def _p(self) -> int:
         if self.__dict__.get("_ptr") is None:
             raise StateError("the region was closed")
         return self._ptr
 
-    def _raise_pending(self):
+    def _raise_pending(self) -> None:
         if self._pending:
             e = self._pending[0]
             self._pending.clear()
             raise e
 
-    def contains(self, center, radius):
+    def contains(self, center: Vec, radius: float) -> bool:
         """True if the sphere (center, radius) lies entirely inside the region."""
         c = as_vec3(center, "contains: center")
         r = _LIB.grit_region_contains(self._p(), _lib.Vec3(*c), float(radius))
@@ -335,38 +349,42 @@ class Region:
         return bool(r)
 
     @property
-    def volume(self):
+    def volume(self) -> float:
+        """The region's volume [m^3] (NaN if unknown)."""
         return _LIB.grit_region_volume(self._p())
 
     @property
-    def bounds(self):
+    def bounds(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The bounding box (lo, hi) [m], two NumPy arrays of 3."""
         lo, hi = _lib.Vec3(), _lib.Vec3()
         _LIB.grit_region_bounds(self._p(), ctypes.byref(lo), ctypes.byref(hi))
         return np.array(lo.tuple()), np.array(hi.tuple())
 
     @property
-    def description(self):
+    def description(self) -> str:
+        """The region in words (its shape and sizes), as the packing's info records it."""
         return _LIB.grit_region_describe(self._p()).decode()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<grit.pack.Region {self.description}>" if self.__dict__.get("_ptr") else "<grit.pack.Region closed>"
 
-    def close(self):
+    def close(self) -> None:
+        """Free the engine's region now (also done when the object goes away)."""
         ptr = self.__dict__.get("_ptr")
         if ptr is not None:
             self._ptr = None
             _LIB.grit_region_destroy(ptr)
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # interpreter shutdown
             pass
 
-    def __enter__(self):
+    def __enter__(self) -> Region:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
 

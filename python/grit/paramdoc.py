@@ -7,8 +7,11 @@
 Everything in the reference comes from the tables the library exports
 (include/grit/reflect.h): names, types, defaults, units, ranges, text.
 """
+from __future__ import annotations
+
 import argparse
 import sys
+from typing import Dict, Optional, Sequence
 
 from . import _lib
 from .params import Group, format_value
@@ -30,7 +33,8 @@ USAGE = {
 }
 
 
-def usage(lib):
+def usage(lib: _lib.Lib) -> Dict[str, str]:
+    """{group name: where its parameters are set (Python and C)} for every group of the library."""
     u = dict(USAGE)
     for t in range(lib.const["GRIT_MAT_COUNT"]):
         g, c = lib.grit_material_type_name(t).decode(), lib.grit_material_class_name(t).decode()
@@ -43,11 +47,12 @@ def usage(lib):
     return u
 
 
-def _cell(text):
+def _cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
-def generate():
+def generate() -> str:
+    """The text of docs/parameters.md, from the library's parameter and array tables."""
     lib = _lib.get()
     names = [lib.grit_reflect_group(i).contents.name.decode() for i in range(lib.grit_reflect_group_count())]
     out = ["# Parameter and array reference", "",
@@ -90,7 +95,8 @@ def generate():
     return "\n".join(out)
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line python3 -m grit.paramdoc (print, --write or --check); returns the exit status."""
     ap = argparse.ArgumentParser(prog="python3 -m grit.paramdoc", description=__doc__.splitlines()[0])
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--write", metavar="FILE", help="write the reference to FILE")

@@ -33,9 +33,12 @@ A new kind is a function ``plot_x(data, out, title=None, **options)``
 returning the written paths, registered with ``@kind("x", detect)``.
 Every figure has labelled axes with units and a legend.
 """
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import matplotlib
 
@@ -45,7 +48,12 @@ import numpy as np  # noqa: E402
 
 from .records import read_csv  # noqa: E402
 
-KINDS = {}  # name -> (detect(set of columns) -> bool, plot function)
+Data = Mapping[str, np.ndarray]  # {column name: values}, as read_csv returns
+PathLike = Union[str, "os.PathLike[str]"]
+Detect = Callable[[Set[str]], bool]
+PlotFunction = Callable[..., List[str]]
+
+KINDS: Dict[str, Tuple[Detect, PlotFunction]] = {}  # name -> (detect(set of columns), plot function)
 
 ENERGY_LABELS = {
     "kinetic": "kinetic",
@@ -57,40 +65,41 @@ ENERGY_LABELS = {
     "broken": "lost in broken contacts",
     "gradV": "work of the cell's velocity gradient",
     "damage": "damage (concrete model)",
+    "inlet": "inlets (minus the kinetic energy brought in)",
     "massDamp": "viscous mass damping",
 }
 
 DOF_NAMES = ["normal (x)", "shear (y)", "shear (z)", "twist (rot x)", "bending (rot y)", "bending (rot z)"]
 
 
-def kind(name, detect):
+def kind(name: str, detect: Detect) -> Callable[[PlotFunction], PlotFunction]:
     """Register a plot function for CSVs whose column set satisfies detect(columns)."""
-    def deco(fn):
+    def deco(fn: PlotFunction) -> PlotFunction:
         KINDS[name] = (detect, fn)
         return fn
     return deco
 
 
-def _finish(fig, out):
+def _finish(fig: plt.Figure, out: PathLike) -> str:
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.savefig(out, dpi=110)
     plt.close(fig)
-    return out
+    return os.fspath(out)
 
 
-def _need(data, cols, what):
+def _need(data: Data, cols: Sequence[str], what: str) -> None:
     missing = [c for c in cols if c not in data]
     if missing:
         raise ValueError(f"{what} needs the columns {', '.join(missing)}")
 
 
 # ------------------------------------------------------------------ energy
-def _is_energy(cols):
+def _is_energy(cols: Set[str]) -> bool:
     return {"step", "time", "total", "rel_error"} <= cols
 
 
 @kind("energy", _is_energy)
-def plot_energy(data, out, title=None):
+def plot_energy(data: Data, out: PathLike, title: Optional[str] = None) -> List[str]:
     """Energy entries and their total over time, the balance error below. Returns [out]."""
     _need(data, ["time", "total", "rel_error"], "an energy plot")
     t = data["time"]
@@ -120,11 +129,11 @@ def plot_energy(data, out, title=None):
 
 
 # ------------------------------------------------------------------ law tester
-def _is_lawtest(cols):
+def _is_lawtest(cols: Set[str]) -> bool:
     return all(f"u{j}" in cols and f"f{j}" in cols for j in range(6))
 
 
-def _stage_segments(data):
+def _stage_segments(data: Data) -> List[Tuple[int, np.ndarray]]:
     """(stage number, boolean row mask) per stage present, rows with a contact only."""
     n = len(next(iter(data.values())))
     stage = data.get("stage", np.zeros(n))
@@ -132,14 +141,15 @@ def _stage_segments(data):
     return [(int(s), (stage == s) & valid) for s in np.unique(stage[np.isfinite(stage)])]
 
 
-def _varies(part, whole):
+def _varies(part: np.ndarray, whole: np.ndarray) -> bool:
     """Does `part` change by more than 1e-6 of the largest magnitude of `whole`?"""
     scale = np.nanmax(np.abs(whole)) if np.isfinite(whole).any() else 0.0
     return scale > 0 and np.ptp(part) > 1e-6 * scale
 
 
 @kind("lawtest", _is_lawtest)
-def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
+def plot_lawtest(data: Data, out: PathLike, title: Optional[str] = None, tan_phi: Optional[float] = None,
+                 stage_labels: Optional[Sequence[str]] = None) -> List[str]:
     """Force against displacement per DoF (NAME-dofs.png) and the friction cone (NAME-cone.png).
 
     Rows without a contact (NaN) are skipped; colours distinguish stages, named by stage_labels (a list,
@@ -151,7 +161,7 @@ def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
     if len(segs) > len(colors):
         colors = [plt.get_cmap("tab20")(k % 20) for k in range(len(segs))]
 
-    def label(s):
+    def label(s: int) -> str:
         return f"stage {s}: {stage_labels[s]}" if stage_labels and 0 <= s < len(stage_labels) else f"stage {s}"
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     for j, ax in enumerate(axes.flat):
@@ -204,11 +214,11 @@ def plot_lawtest(data, out, title=None, tan_phi=None, stage_labels=None):
 STRESS_COMPONENTS = ["xx", "yy", "zz", "yz", "xz", "xy"]
 
 
-def _is_stress(cols):
+def _is_stress(cols: Set[str]) -> bool:
     return {"step", "time", "p"} <= cols and all(f"s_{c}" in cols for c in STRESS_COMPONENTS)
 
 
-def hencky_from_columns(data):
+def hencky_from_columns(data: Data) -> np.ndarray:
     """Logarithmic strain 1/2 ln(F F^T) per row, from the columns F_xx .. F_zz: an (N, 3, 3) array."""
     F = np.stack([np.stack([data[f"F_{a}{b}"] for b in "xyz"], axis=-1) for a in "xyz"], axis=-2)
     w, v = np.linalg.eigh(F @ np.swapaxes(F, -1, -2))
@@ -216,7 +226,7 @@ def hencky_from_columns(data):
 
 
 @kind("stress", _is_stress)
-def plot_stress(data, out, title=None):
+def plot_stress(data: Data, out: PathLike, title: Optional[str] = None) -> List[str]:
     """The stress tensor of a periodic cell over time (stress.csv of `grit run periodic`), and below the
     cell's logarithmic strain when the deformation gradient is in the file. Returns [out]."""
     _need(data, ["time", "p"] + [f"s_{c}" for c in STRESS_COMPONENTS], "a stress plot")
@@ -251,12 +261,13 @@ def plot_stress(data, out, title=None):
 
 
 # ------------------------------------------------------------------ uniaxial test
-def _is_uniax(cols):
+def _is_uniax(cols: Set[str]) -> bool:
     return {"run", "strain", "stress"} <= cols
 
 
 @kind("uniax", _is_uniax)
-def plot_uniax(data, out, title=None, labels=None):
+def plot_uniax(data: Data, out: PathLike, title: Optional[str] = None,
+               labels: Optional[Mapping[Tuple[float, int], str]] = None) -> List[str]:
     """Stress against strain of the uniaxial test (curves.csv of `grit run uniax`): both runs on the left, the
     tension run on the right. `labels` may name extra curves: {(confinement, run): label}. Returns [out]."""
     _need(data, ["run", "strain", "stress"], "a uniaxial-test plot")
@@ -287,7 +298,8 @@ def plot_uniax(data, out, title=None, labels=None):
 
 
 # ------------------------------------------------------------------ files
-def detect_kind(columns):
+def detect_kind(columns: Iterable[str]) -> Optional[str]:
+    """The kind of plot (a key of KINDS) whose detector accepts these CSV columns, or None."""
     cols = set(columns)
     for name, (detect, _) in KINDS.items():
         if detect(cols):
@@ -295,7 +307,8 @@ def detect_kind(columns):
     return None
 
 
-def plot_file(csv, out=None, kind=None, title=None, **options):
+def plot_file(csv: PathLike, out: Optional[PathLike] = None, kind: Optional[str] = None, title: Optional[str] = None,
+              **options: object) -> List[str]:
     """Plot one CSV file; returns the written PNG paths. out defaults to the CSV's name with .png."""
     data = read_csv(csv)
     k = kind or detect_kind(data)
@@ -312,7 +325,8 @@ def plot_file(csv, out=None, kind=None, title=None, **options):
     return fn(data, out, title=title)
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line `grit plot` (python3 -m grit.plot): plots each CSV given; returns the exit status."""
     ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, stress, law tests).")
     ap.add_argument("csv", nargs="+", help="CSV files written by grit run or by the Python package")
     ap.add_argument("-o", "--out", help="output PNG (one CSV only); default: the CSV's name with .png")

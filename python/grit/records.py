@@ -10,17 +10,25 @@ The energy CSV has the columns
     step,time,<entry names>,total,rel_error
 
 where the entry names are those of ``grit_energy_name`` in order (today
-kinetic, elast, grav, plast, nonviscDamp, viscDamp, broken, gradV, damage, massDamp), ``total`` is
+kinetic, elast, grav, plast, nonviscDamp, viscDamp, broken, gradV, damage, inlet, massDamp), ``total`` is
 their sum and ``rel_error`` the balance error (grit_energy_rel_error).
 Units: time in s, energies in J, rel_error dimensionless.
 """
+from __future__ import annotations
+
 import math
 import os
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from .scene import Scene
 
-def write_csv(path, columns, rows):
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def write_csv(path: PathLike, columns: Iterable[str], rows: Iterable[Sequence[float]]) -> None:
     """Write rows (sequences of numbers, one per column) under a header of column names."""
     columns = list(columns)
     if any("," in c for c in columns):
@@ -35,7 +43,7 @@ def write_csv(path, columns, rows):
             f.write(",".join(_fmt(x) for x in r) + "\n")
 
 
-def _fmt(x):
+def _fmt(x: float) -> str:
     x = float(x)
     if math.isnan(x):
         return "nan"
@@ -44,7 +52,7 @@ def _fmt(x):
     return "%.17g" % x
 
 
-def read_csv(path):
+def read_csv(path: PathLike) -> Dict[str, np.ndarray]:
     """{column name: float array} from a grit CSV file; ValueError naming file and line if malformed."""
     with open(path) as f:
         lines = [(i + 1, ln.strip()) for i, ln in enumerate(f)]
@@ -68,7 +76,7 @@ def read_csv(path):
     return {c: data[:, j] for j, c in enumerate(header)}
 
 
-def _is_float(x):
+def _is_float(x: str) -> bool:
     try:
         float(x)
         return True
@@ -76,7 +84,8 @@ def _is_float(x):
         return False
 
 
-def energy_columns(entry_names):
+def energy_columns(entry_names: Iterable[str]) -> List[str]:
+    """The columns of the energy CSV: step, time, the entries, total, rel_error."""
     return ["step", "time", *entry_names, "total", "rel_error"]
 
 
@@ -90,35 +99,39 @@ class EnergyRecorder:
 
     ``rec.data`` gives the samples as {column: array}."""
 
-    def __init__(self, scene, every=100):
+    def __init__(self, scene: Scene, every: int = 100) -> None:
         scene.track_energy = True
         self.scene = scene
         self.columns = energy_columns(scene.energy.names)
-        self.rows = []
+        self.rows: List[List[float]] = []
         self.runner = scene.every(every, self)
 
-    def __call__(self, scene):
+    def __call__(self, scene: Scene) -> None:
+        """Record a sample (the recorder is the scene's runner)."""
         self.record()
 
-    def record(self):
+    def record(self) -> None:
         """Append one sample of the current state (also called by the scene's runner)."""
         s, e = self.scene, self.scene.energy
         self.rows.append([s.step, s.time, *(e[k] for k in e.names), e.total, e.rel_error])
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop sampling (the recorded data stay)."""
         if self.runner in self.scene.runners:
             self.scene.remove_runner(self.runner)
 
     @property
-    def data(self):
+    def data(self) -> Dict[str, np.ndarray]:
+        """The samples so far as {column: array} (copies)."""
         a = np.array(self.rows, dtype=float).reshape(-1, len(self.columns))
         return {c: a[:, j] for j, c in enumerate(self.columns)}
 
-    def save(self, path):
+    def save(self, path: PathLike) -> PathLike:
+        """Write the samples as the energy CSV (folders made as needed); returns path."""
         write_csv(path, self.columns, self.rows)
         return path
 
-    def plot(self, path, title=None):
+    def plot(self, path: PathLike, title: Optional[str] = None) -> str:
+        """Plot the energy components and the balance error into an image file (needs matplotlib)."""
         from .plot import plot_energy
         return plot_energy(self.data, path, title=title)

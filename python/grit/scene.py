@@ -3,10 +3,13 @@
 All parameter attributes (``Scene.damping``, ``FrictMat.young``, ...) are
 generated from the C parameter tables; see :mod:`grit.params`.
 """
+from __future__ import annotations
+
 import ctypes
 import numbers
 import os
 import time
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -18,13 +21,17 @@ from .params import Group, ParamObject, as_vec3
 from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
 
+Vec = Sequence[float]  # three numbers: a tuple, a list or a NumPy array
+MaterialRef = Union["Material", int]  # a material object or the index of one in the scene
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+
 _LIB = _lib.get()
 _G_PARTICLES = _LIB.const["GRIT_ARRAYS_PARTICLES"]
 _G_CONTACTS = _LIB.const["GRIT_ARRAYS_CONTACTS"]
 _CONTACT_REAL = _LIB.const["GRIT_CONTACT_REAL"]
 
 
-def _check_id(value, what="particle id"):
+def _check_id(value: Any, what: str = "particle id") -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ParameterError(f"{what} {value!r} is not an integer")
     if not -2**31 <= int(value) < 2**31:
@@ -45,7 +52,7 @@ class Material(ParamObject):
     _type = None
 
 
-def _material_classes():
+def _material_classes() -> Dict[str, type]:
     out = {}
     for t in range(_LIB.const["GRIT_MAT_COUNT"]):
         cname = _LIB.grit_material_class_name(t).decode()
@@ -66,14 +73,14 @@ globals().update(MATERIAL_CLASSES)
 class Runner:
     """A Python function called every `every` steps while the scene runs (Woo's PyRunner)."""
 
-    def __init__(self, every, fn):
+    def __init__(self, every: int, fn: Callable[[Scene], Any]) -> None:
         if isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1:
             raise ParameterError(f"runner: every = {every!r} must be an integer >= 1 (steps)")
         if not callable(fn):
             raise ParameterError(f"runner: {fn!r} is not callable")
         self.every, self.fn = int(every), fn
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Runner(every={self.every}, fn={self.fn!r})"
 
 
@@ -87,7 +94,7 @@ class Scene:
     parameter and its valid range. Parameters may be changed between runs.
     """
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         g = Group.get("scene")
         buf = g.new_def()
         own = {k: v for k, v in params.items() if k in g.params or k not in _LAW_PARAMS}
@@ -106,7 +113,7 @@ class Scene:
         for lg, lbuf in laws.items():
             self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(lg.name.encode()), lbuf, lg.size))
 
-    def _adopt(self, ptr):
+    def _adopt(self, ptr: int) -> None:
         object.__setattr__(self, "_ptr", ptr)
         object.__setattr__(self, "_materials", [])
         object.__setattr__(self, "_mat_index", {})
@@ -118,7 +125,7 @@ class Scene:
         object.__setattr__(self, "energy", Energy(self))
 
     # -- save and restart
-    def save(self, path):
+    def save(self, path: PathLike) -> PathLike:
         """Save the whole scene (parameters, materials, particles, contacts with their history and law state,
         energy, step) to one file; a run continued from it with Scene.load is bitwise identical to one that
         never stopped. Runners and law testers are Python objects and are not saved. Returns path."""
@@ -126,7 +133,7 @@ class Scene:
         return path
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: PathLike) -> Scene:
         """A scene from a file written by save (or `grit run ... save=FILE`). GritIOError if it cannot be
         read, FormatError (with the engine's message: file, section, problem) if it is not a valid restart
         file. Materials come back as indices (scene.materials lists only the material objects added in Python)."""
@@ -141,7 +148,7 @@ class Scene:
         return s
 
     # -- lifecycle
-    def close(self):
+    def close(self) -> None:
         """Free the engine's memory now; the scene (and its views) can no longer be used."""
         ptr = self.__dict__.get("_ptr")
         if ptr is not None and self.__dict__.get("_busy", 0):
@@ -155,42 +162,42 @@ class Scene:
             object.__setattr__(self, "_ptr", None)
             _LIB.grit_scene_destroy(ptr)
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # interpreter shutdown
             pass
 
-    def __enter__(self):
+    def __enter__(self) -> Scene:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _p(self):
+    def _p(self) -> int:
         ptr = self._ptr
         if ptr is None:
             raise StateError("the scene was closed")
         return ptr
 
-    def _check(self, rc):
+    def _check(self, rc: int) -> int:
         """rc if >= 0; else the exception of the C status with grit_last_error."""
         if rc < 0:
             raise _LIB.error(rc, _LIB.grit_last_error(self._ptr).decode())
         return rc
 
     # -- parameters (descriptors installed from the C tables below: the scene's and every law's)
-    def _param_get(self, p):
+    def _param_get(self, p: Any) -> Any:
         if p.group is self._params:
             return self._params.read(p, _LIB.grit_scene_get_def(self._p()))
         return p.group.read(p, self._law_def(p.group))
 
-    def _law_def(self, g):
+    def _law_def(self, g: Group) -> ctypes.Array:
         buf = g.new_def()
         self._check(_LIB.grit_get_law_def(self._p(), _LIB.grit_law_find(g.name.encode()), buf, g.size))
         return buf
 
-    def _param_set(self, p, value):
+    def _param_set(self, p: Any, value: Any) -> None:
         g = p.group
         if g is self._params:
             buf = g.copy_def(_LIB.grit_scene_get_def(self._p()))
@@ -201,22 +208,22 @@ class Scene:
         g.write(p, buf, value)
         self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(g.name.encode()), buf, g.size))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if not name.startswith("_") and not hasattr(type(self), name):
             raise self._params.unknown(name, "Scene")
         object.__setattr__(self, name, value)
 
-    def params(self):
+    def params(self) -> Dict[str, Any]:
         """All scene parameters and the laws' parameters as a dict."""
         return {k: getattr(self, k) for k in list(self._params.params) + list(_LAW_PARAMS)}
 
-    def pair_law(self, mat_a, mat_b):
+    def pair_law(self, mat_a: MaterialRef, mat_b: MaterialRef) -> str:
         """The name of the law of contacts between two materials (objects or indices)."""
         law = self._check(_LIB.grit_pair_law(self._p(), self.add_material(mat_a), self.add_material(mat_b)))
         return _LIB.grit_law_name(law).decode()
 
     # -- materials
-    def add_material(self, mat):
+    def add_material(self, mat: MaterialRef) -> int:
         """Register a material (FrictMat, ConcreteMat, ...; copied into the engine); returns its index.
         Adding it again returns the same."""
         if isinstance(mat, numbers.Integral) and not isinstance(mat, bool):
@@ -237,18 +244,18 @@ class Scene:
         return idx
 
     @property
-    def materials(self):
+    def materials(self) -> List[Material]:
         """The materials of the scene, by index (a copy of the list)."""
         return list(self._materials)
 
-    def _material_for(self, mat):
+    def _material_for(self, mat: Optional[MaterialRef]) -> int:
         if mat is None:
             if _LIB.grit_material_count(self._p()) == 0:
                 self.add_material(FrictMat())
             return 0
         return self.add_material(mat)
 
-    def set_pair(self, mat_a, mat_b, **params):
+    def set_pair(self, mat_a: MaterialRef, mat_b: MaterialRef, **params: Any) -> None:
         """Override the parameters of the FrictPhys contacts between two materials (kn, kt, tan_phi, cn, and
         the law: see docs/parameters.md)."""
         a, b = self.add_material(mat_a), self.add_material(mat_b)
@@ -258,7 +265,13 @@ class Scene:
         self._check(_LIB.grit_set_pair(self._p(), a, b, buf))
 
     # -- particles
-    def add(self, shape):
+    @overload
+    def add(self, shape: Shape) -> int: ...
+
+    @overload
+    def add(self, shape: Iterable[Shape]) -> List[int]: ...
+
+    def add(self, shape: Union[Shape, Iterable[Shape]]) -> Union[int, List[int]]:
         """Add a particle (a Sphere, Wall, Facet, ...) or an iterable of them; returns the id(s)."""
         if isinstance(shape, Shape):
             mat = self._material_for(shape.mat)
@@ -269,7 +282,8 @@ class Scene:
             raise ParameterError(f"add: {shape!r} is not a shape (Sphere, Wall, Facet) nor a list of them") from None
         return [self.add(s) for s in items]
 
-    def add_spheres(self, centers, radii, mat=None, vel=None):
+    def add_spheres(self, centers: Any, radii: Any, mat: Optional[MaterialRef] = None,
+                    vel: Any = None) -> np.ndarray:
         """Add N spheres from arrays: centers (N, 3), radii (N,) or a scalar, vel (N, 3) or None.
 
         Returns the ids as an int array. All are checked before any is added."""
@@ -301,8 +315,9 @@ class Scene:
             ids[i] = self._check(add(ptr, ctypes.byref(d)))
         return ids
 
-    def load_stl(self, path, mat=None, half_thick=0.0, scale=1.0, ori=(1.0, 0.0, 0.0, 0.0), shift=(0.0, 0.0, 0.0),
-                 vel=(0.0, 0.0, 0.0), mask=None):
+    def load_stl(self, path: PathLike, mat: Optional[MaterialRef] = None, half_thick: float = 0.0, scale: float = 1.0,
+                 ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0), shift: Vec = (0.0, 0.0, 0.0), vel: Vec = (0.0, 0.0, 0.0),
+                 mask: Optional[int] = None) -> StlMesh:
         """Add every triangle of an STL file (ASCII or binary, detected from the content) as a facet.
 
         Each vertex p of the file becomes ``shift + R(ori) (scale p)``: `scale` converts file units to m
@@ -334,52 +349,58 @@ class Scene:
 
     # -- running
     @property
-    def step(self):
+    def step(self) -> int:
         """Number of steps run."""
         return _LIB.grit_step_count(self._p())
 
     @property
-    def time(self):
+    def time(self) -> float:
         """Simulation time [s]."""
         return _LIB.grit_time(self._p())
 
     @property
-    def threads(self):
+    def threads(self) -> int:
         """Worker threads of the steps (OpenMP): the count in use. Set 0 for automatic (OMP_NUM_THREADS,
         else the cores the process may use). Results are the same to the bit with any count; not saved
         with the scene."""
         return _LIB.grit_threads(self._p())
 
     @threads.setter
-    def threads(self, n):
+    def threads(self, n: int) -> None:
         self._check(_LIB.grit_set_threads(self._p(), int(n)))
 
     @property
-    def current_dt(self):
+    def current_dt(self) -> float:
         """The time step in use [s] (the parameter dt resolved; NaN before the first step if dt is automatic)."""
         return _LIB.grit_dt(self._p())
 
     @property
-    def critical_dt(self):
-        """Critical time step estimate [s]: the smallest p-wave estimate r sqrt(rho/E) of the particles, or
-        sqrt(3m/(8 kn)) for material pairs with a stiffness override (the same margin as the p-wave estimate);
-        with dt = nan (the default) the scene steps at dt_safety times this."""
+    def critical_dt(self) -> float:
+        """Critical time step estimate [s], the smallest over the particles (inf without any) of: the p-wave
+        estimate r sqrt(rho/E) for pairs of materials without overrides; sqrt(3m/(8 kn)) for pairs with a
+        stiffness override (the same margin as the p-wave estimate); rayleigh_fraction times the Rayleigh time
+        for Hertz contacts (two HertzMats). With dt = nan (the default) the scene steps at dt_safety times this
+        (fixed at the first step); with dyn_dt the step follows the current contacts instead
+        (docs/linear-model.md)."""
         return _LIB.grit_critical_dt(self._p())
 
-    def every(self, steps, fn):
+    def every(self, steps: int, fn: Callable[[Scene], Any]) -> Runner:
         """Call fn(scene) whenever the step count is a multiple of `steps` during run(); returns the Runner."""
         r = Runner(steps, fn)
         self._runners.append(r)
         return r
 
-    def remove_runner(self, runner):
+    def remove_runner(self, runner: Runner) -> None:
+        """Stop calling a runner (returned by every); ValueError if it is not one of the scene's."""
         self._runners.remove(runner)
 
     @property
-    def runners(self):
+    def runners(self) -> List[Runner]:
+        """The runners called during run(), in the order they were added (a copy of the list)."""
         return list(self._runners)
 
-    def run(self, steps=None, *, until=None, check_every=1):
+    def run(self, steps: Optional[int] = None, *, until: Optional[Callable[[Scene], Any]] = None,
+            check_every: int = 1) -> int:
         """Run `steps` steps, or until ``until(scene)`` is true, tested every `check_every` steps; with both,
         whichever comes first. Returns the number of steps run.
 
@@ -404,7 +425,7 @@ class Scene:
         finally:
             object.__setattr__(self, "_busy", self.__dict__["_busy"] - 1)
 
-    def _run(self, ptr, steps, until, check_every):
+    def _run(self, ptr: int, steps: Optional[int], until: Optional[Callable[[Scene], Any]], check_every: int) -> int:
         done = 0
         while steps is None or done < steps:
             n = steps - done if steps is not None else 1 << 62
@@ -426,7 +447,7 @@ class Scene:
                 break
         return done
 
-    def _adapt_chunk(self, n, seconds):
+    def _adapt_chunk(self, n: int, seconds: float) -> None:
         # chunks of about 0.1 s keep Ctrl-C responsive at a negligible cost per call
         if n == self._chunk and seconds < 0.05:
             object.__setattr__(self, "_chunk", min(self._chunk * 2, 1 << 30))
@@ -434,9 +455,13 @@ class Scene:
             object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
 
     # -- inlets (grit/inlet.py)
-    def add_inlet(self, region="box", *, mass_rate, radii=None, sizes=None, mat=None, lo=None, hi=None, center=None,
-                  radius=None, height=None, vel=(0.0, 0.0, 0.0), max_mass=None, t_start=None, seed=1,
-                  max_attempts=50):
+    def add_inlet(self, region: str = "box", *, mass_rate: float,
+                  radii: Union[float, Tuple[float, float], None] = None,
+                  sizes: Optional[Sequence[Tuple[float, float]]] = None, mat: Optional[MaterialRef] = None,
+                  lo: Optional[Vec] = None, hi: Optional[Vec] = None, center: Optional[Vec] = None,
+                  radius: Optional[float] = None, height: Optional[float] = None, vel: Vec = (0.0, 0.0, 0.0),
+                  max_mass: Optional[float] = None, t_start: Optional[float] = None, seed: int = 1,
+                  max_attempts: int = 50) -> _inlet.Inlet:
         """Insert spheres at `mass_rate` [kg/s] into a region: ``region="box"`` with corners `lo`, `hi`, or
         ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`; whole spheres stay
         inside. Radii uniform in ``radii=(r_min, r_max)`` or from ``sizes=[(radius, mass fraction), ...]``
@@ -447,36 +472,36 @@ class Scene:
         return _inlet.Inlet(self, self._check(_LIB.grit_add_inlet(self._p(), d)))
 
     @property
-    def inlets(self):
+    def inlets(self) -> List[_inlet.Inlet]:
         """The scene's inlets (a list of grit.inlet.Inlet)."""
         return [_inlet.Inlet(self, k) for k in range(_LIB.grit_inlet_count(self._p()))]
 
     # -- periodic cell and stress (grit/cell.py)
     @property
-    def cell(self):
+    def cell(self) -> Optional[_cell.Cell]:
         """The periodic cell (a grit.Cell: hsize, next_grad_v, grad_v, trsf, hencky_strain, volume), or None
         while the scene is not periodic. Assign 3 box sizes [m] or a 3x3 matrix (columns: base vectors) to
         make the scene periodic or to replace its cell."""
         return _cell.Cell(self) if _LIB.grit_is_periodic(self._p()) else None
 
     @cell.setter
-    def cell(self, hsize):
+    def cell(self, hsize: Any) -> None:
         if hsize is None:
             raise StateError("cell: a periodic cell cannot be removed from a scene")
         _cell.Cell(self).hsize = hsize
 
-    def stress(self, lo=None, hi=None):
+    def stress(self, lo: Optional[Vec] = None, hi: Optional[Vec] = None) -> np.ndarray:
         """Love-Weber stress tensor [Pa], a 3x3 array, tension positive: of the whole periodic cell, or of the
         contacts whose contact point lies in the box [lo, hi] (any scene)."""
         return _cell.stress(self, lo, hi)
 
-    def stats(self):
+    def stats(self) -> Dict[str, Union[int, float]]:
         """Broad-phase and timing counters (rebuilds, sorts, potential_pairs, real_contacts, ...)."""
         st = _lib.Stats()
         _LIB.grit_get_stats(self._p(), ctypes.byref(st))
         return {name: getattr(st, name) for name, _ in st._fields_}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._ptr is None:
             return "<grit.Scene (closed)>"
         return (f"<grit.Scene: {len(self.particles)} particles, {len(self.contacts)} contacts, step {self.step}, "
@@ -485,7 +510,7 @@ class Scene:
 
 Group.get("scene").install(Scene)
 # every law's parameters are attributes of the scene too (their names are unique)
-_LAW_PARAMS = {}
+_LAW_PARAMS: Dict[str, Any] = {}
 for _law in range(_LIB.const["GRIT_LAW_COUNT"]):
     _g = Group.get(_LIB.grit_law_name(_law).decode())
     _g.install(Scene)
@@ -493,7 +518,7 @@ for _law in range(_LIB.const["GRIT_LAW_COUNT"]):
 Scene._params = Group.get("scene")
 
 
-def _real_arg(value, what):
+def _real_arg(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{what} = {value!r} is not a number")
     return float(value)
@@ -504,23 +529,23 @@ class StlMesh:
     (ASCII solid name or binary header text), ``binary`` (bool) and ``n_degenerate`` (zero-area triangles
     skipped). ``len(mesh)`` is the number of facets; iterating gives the ids."""
 
-    def __init__(self, ids, name, binary, n_degenerate):
+    def __init__(self, ids: np.ndarray, name: str, binary: bool, n_degenerate: int) -> None:
         self.ids, self.name, self.binary, self.n_degenerate = ids, name, binary, n_degenerate
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.ids)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self.ids.tolist())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<grit.StlMesh '{self.name}': {len(self.ids)} facets (ids {self.ids[0] if len(self.ids) else '-'}"
                 f"..{self.ids[-1] if len(self.ids) else '-'}), {'binary' if self.binary else 'ASCII'}, "
                 f"{self.n_degenerate} degenerate skipped>")
 
 
 # ---------------------------------------------------------------- array views
-def _array_table(group):
+def _array_table(group: int) -> Dict[str, Tuple[int, Any]]:
     out = {}
     for i in range(_LIB.grit_array_count()):
         info = _LIB.grit_array_info_at(i).contents
@@ -529,13 +554,13 @@ def _array_table(group):
     return out
 
 
-def _view_property(index, info):
+def _view_property(index: int, info: Any) -> property:
     unit = _lib.text(info.unit)
     ncomp = "rows of %d" % info.ncomp if info.ncomp > 1 else ("rows of a variable width" if info.ncomp == 0 else "")
     doc = (f"{_lib.text(info.doc)} [{unit}]. NumPy view of engine memory ({'writable' if info.writable else 'read-only'}"
            f"{', ' + ncomp if ncomp else ''}), in the engine's row order; stale after the arrays move.")
 
-    def get(self):
+    def get(self: _Views) -> np.ndarray:
         return make_view(self._scene, index, info)
 
     return property(get, doc=doc)
@@ -543,20 +568,21 @@ def _view_property(index, info):
 
 class _Views:
     """Base of the particle and contact containers: one view property per array of the C table."""
-    _group = None
+    _group: Optional[int] = None
 
-    def __init__(self, scene):
+    def __init__(self, scene: Scene) -> None:
         self._scene = scene
 
     @classmethod
-    def _install(cls):
+    def _install(cls) -> None:
         cls._arrays = _array_table(cls._group)
         for name, (i, info) in cls._arrays.items():
             if name in cls.__dict__:
                 raise TypeError(f"grit: array {name} clashes with {cls.__name__}.{name}")
             setattr(cls, name, _view_property(i, info))
 
-    def view_names(self):
+    def view_names(self) -> List[str]:
+        """The names of the array views (the attributes generated from the engine's array table)."""
         return list(self._arrays)
 
 
@@ -570,21 +596,21 @@ class Particles(_Views):
     rows of some ids, ``get(name, ids)`` a copy in id order."""
     _group = _G_PARTICLES
 
-    def __len__(self):
+    def __len__(self) -> int:
         return _LIB.grit_particle_count(self._scene._p())
 
-    def __getitem__(self, pid):
+    def __getitem__(self, pid: int) -> Particle:
         pid = _check_id(pid)
         n = len(self)
         if not 0 <= pid < n:
             raise ParameterError(f"particle id {pid} does not exist ({n} particles)")
         return Particle(self._scene, pid)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Particle]:
         for pid in range(len(self)):
             yield Particle(self._scene, pid)
 
-    def rows(self, ids):
+    def rows(self, ids: Any) -> np.ndarray:
         """Rows (indices into the views) of particle ids (an int or an array of ints)."""
         a = np.asarray(ids)
         if a.dtype.kind not in "iu":
@@ -595,14 +621,14 @@ class Particles(_Views):
             raise ParameterError(f"particle id {bad} does not exist ({n} particles)")
         return self.index_of_id[a]
 
-    def get(self, name, ids=None):
+    def get(self, name: str, ids: Any = None) -> np.ndarray:
         """A copy of array `name` in id order (all particles, or the given ids)."""
         if name not in self._arrays or name == "index_of_id":
             raise ParameterError(f"no particle array '{name}' (known: {', '.join(self._arrays)})")
         rows = self.rows(np.arange(len(self)) if ids is None else ids)
         return getattr(self, name)[rows].copy()
 
-    def of_shape(self, kind):
+    def of_shape(self, kind: str) -> np.ndarray:
         """Boolean mask over rows: the particles of one shape ('sphere', 'wall', 'facet', ...)."""
         names = shape_names()
         code = next((k for k, v in names.items() if v == kind), None)
@@ -610,13 +636,13 @@ class Particles(_Views):
             raise ParameterError(f"unknown shape '{kind}' (known: {', '.join(names.values())})")
         return self.shape.copy() == code
 
-    def block(self, ids, dofs):
+    def block(self, ids: Any, dofs: str) -> None:
         """Block DoFs ('xyzXYZ' letters; '' frees all) of particles: they keep their velocities."""
         bits = dofs_to_bits(dofs)
         for pid in np.atleast_1d(ids):
             self[int(pid)].blocked = bits_to_dofs(bits)
 
-    def impose_vel(self, ids, vel, dofs="xyz"):
+    def impose_vel(self, ids: Any, vel: Any, dofs: str = "xyz") -> None:
         """Impose velocity components (blocks those DoFs and sets them); vel (3,) or (len(ids), 3)."""
         ids = np.atleast_1d(ids)
         v = np.broadcast_to(np.asarray(vel, dtype=float), (len(ids), 3))
@@ -635,15 +661,15 @@ class Contacts(_Views):
     i-th real contact as a dict (the C accessor grit_contact_get)."""
     _group = _G_CONTACTS
 
-    def __len__(self):
+    def __len__(self) -> int:
         return _LIB.grit_contact_count(self._scene._p())
 
     @property
-    def real(self):
+    def real(self) -> np.ndarray:
         """Boolean mask over rows: real contacts (a copy)."""
         return (self.flags.copy() & _CONTACT_REAL) != 0
 
-    def arrays(self):
+    def arrays(self) -> Dict[str, np.ndarray]:
         """Copies of the real contacts: id_a, id_b, normal, ey, ez, point, uN, vel, angvel, force (local),
         torque (local), force_global, kn, kt, tan_phi, cn, lens, area, ext."""
         real = self.real
@@ -658,7 +684,7 @@ class Contacts(_Views):
         out["force_global"] = (out["normal"] * f[:, :1] + out["ey"] * f[:, 1:2] + out["ez"] * f[:, 2:3])
         return out
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Dict[str, Any]:
         i = _check_id(i, "contact index")
         info = _lib.ContactInfo()
         self._scene._check(_LIB.grit_contact_get(self._scene._p(), i, ctypes.byref(info)))
@@ -668,7 +694,7 @@ class Contacts(_Views):
             out[name] = v.tuple() if isinstance(v, _lib.Vec3) else (tuple(v) if name == "lens" else v)
         return out
 
-    def concrete(self):
+    def concrete(self) -> Dict[str, np.ndarray]:
         """The state of the concrete law's contacts as NumPy views of the engine's memory (columns of
         ``ext``), one row per candidate pair like the other views; valid where ``real`` and ``law == cpm``
         (``mask``): omega (damage), kappa, eps_n, eps_n_pl, eps_t (n, 2), sigma_n, sigma_t (n, 2) [Pa],
@@ -686,7 +712,7 @@ class Contacts(_Views):
         out["mask"] = self.real & (self.law.copy() == c["GRIT_LAW_CPM"])
         return out
 
-    def find(self, id_a, id_b):
+    def find(self, id_a: int, id_b: int) -> Optional[int]:
         """Index (for contacts[i]) of the real contact between two particles, or None."""
         k = _LIB.grit_contact_find(self._scene._p(), _check_id(id_a), _check_id(id_b))
         return None if k < 0 else k
@@ -697,10 +723,10 @@ Contacts._install()
 
 
 # ---------------------------------------------------------------- one particle
-def _vec3_getter(cname, doc):
+def _vec3_getter(cname: str, doc: str) -> Callable[[Particle], Tuple[float, float, float]]:
     fn = getattr(_LIB, cname)
 
-    def get(self):
+    def get(self: Particle) -> Tuple[float, float, float]:
         v = _lib.Vec3()
         self._scene._check(fn(self._scene._p(), self.id, ctypes.byref(v)))
         return v.tuple()
@@ -708,19 +734,19 @@ def _vec3_getter(cname, doc):
     return get
 
 
-def _vec3_setter(cname, what):
+def _vec3_setter(cname: str, what: str) -> Callable[[Particle, Vec], None]:
     fn = getattr(_LIB, cname)
 
-    def set_(self, value):
+    def set_(self: Particle, value: Vec) -> None:
         self._scene._check(fn(self._scene._p(), self.id, _lib.Vec3(*as_vec3(value, what))))
     return set_
 
 
 class Particle:
     """One particle of a scene, by id (stable over the particle's life): ``scene.particles[id]``."""
-    __slots__ = ("_scene", "id")
+    __slots__ = {"_scene": None, "id": "the particle's id"}
 
-    def __init__(self, scene, pid):
+    def __init__(self, scene: Scene, pid: int) -> None:
         self._scene, self.id = scene, pid
 
     pos = property(_vec3_getter("grit_get_pos", "position [m]"), _vec3_setter("grit_set_pos", "pos"))
@@ -731,57 +757,57 @@ class Particle:
     torque = property(_vec3_getter("grit_get_torque", "torque of the last step [N m]"))
 
     @property
-    def ori(self):
+    def ori(self) -> Tuple[float, float, float, float]:
         """Orientation quaternion (w, x, y, z)."""
         q = _lib.Quat()
         self._scene._check(_LIB.grit_get_ori(self._scene._p(), self.id, ctypes.byref(q)))
         return (q.w, q.x, q.y, q.z)
 
     @property
-    def mass(self):
+    def mass(self) -> float:
         """Mass [kg] (inf for boundaries)."""
         m = ctypes.c_double()
         self._scene._check(_LIB.grit_get_mass(self._scene._p(), self.id, ctypes.byref(m), None))
         return m.value
 
     @property
-    def inertia(self):
+    def inertia(self) -> Tuple[float, float, float]:
         """Principal moments of inertia [kg m^2]."""
         i = _lib.Vec3()
         self._scene._check(_LIB.grit_get_mass(self._scene._p(), self.id, None, ctypes.byref(i)))
         return i.tuple()
 
     @property
-    def radius(self):
+    def radius(self) -> float:
         """Radius [m] (0 for shapes without one)."""
         r = ctypes.c_double()
         self._scene._check(_LIB.grit_get_radius(self._scene._p(), self.id, ctypes.byref(r)))
         return r.value
 
     @property
-    def shape(self):
+    def shape(self) -> str:
         """Shape name: 'sphere', 'wall', 'facet', ..."""
         return shape_names()[self._scene._check(_LIB.grit_get_shape(self._scene._p(), self.id))]
 
     @property
-    def blocked(self):
+    def blocked(self) -> str:
         """Blocked DoFs as Woo's letters 'xyzXYZ'; assign a string to change them."""
         ps = self._scene.particles
         row = int(ps.index_of_id[self.id])
         return bits_to_dofs(int(ps.flags[row]) & _LIB.const["GRIT_BLOCK_ALL"])
 
     @blocked.setter
-    def blocked(self, dofs):
+    def blocked(self, dofs: str) -> None:
         self._scene._check(_LIB.grit_set_blocked(self._scene._p(), self.id, dofs_to_bits(dofs)))
 
-    def impose_vel(self, vel, dofs="xyz"):
+    def impose_vel(self, vel: Vec, dofs: str = "xyz") -> None:
         """Impose velocity components (letters of 'xyz'): they are blocked and keep the given values."""
         if not isinstance(dofs, str) or set(dofs) - set("xyz"):
             raise ParameterError(f"impose_vel: dofs = {dofs!r} must be letters of 'xyz'")
         bits = dofs_to_bits(dofs)
         self._scene._check(_LIB.grit_impose_vel(self._scene._p(), self.id, _lib.Vec3(*as_vec3(vel, "vel")), bits))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<grit particle {self.id}: {self.shape} at {self.pos}>"
 
 
@@ -792,50 +818,53 @@ class Energy:
     Entries are booked while the scene parameter track_energy is on; their
     sum stays constant (up to rel_error) in a correct simulation."""
 
-    def __init__(self, scene):
+    def __init__(self, scene: Scene) -> None:
         self._scene = scene
         self.names = [_LIB.grit_energy_name(k).decode() for k in range(_LIB.const["GRIT_E_COUNT"])]
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> float:
         try:
             k = self.names.index(name)
         except ValueError:
             raise KeyError(f"no energy entry '{name}' (entries: {', '.join(self.names)})") from None
         return _LIB.grit_energy(self._scene._p(), k)
 
-    def keys(self):
+    def keys(self) -> List[str]:
+        """The entry names, in the engine's order (the columns of the energy CSV)."""
         return list(self.names)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.names)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.names)
 
-    def items(self):
+    def items(self) -> List[Tuple[str, float]]:
+        """(name, value [J]) of every entry, in the engine's order."""
         return [(k, self[k]) for k in self.names]
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, float]:
+        """{name: value [J]} of every entry."""
         return dict(self.items())
 
     @property
-    def total(self):
+    def total(self) -> float:
         """Sum of all entries [J]."""
         return _LIB.grit_energy_total(self._scene._p())
 
     @property
-    def initial(self):
+    def initial(self) -> float:
         """The total when tracking started [J] (NaN before)."""
         return _LIB.grit_energy_initial(self._scene._p())
 
     @property
-    def rel_error(self):
+    def rel_error(self) -> float:
         """Balance error: (total - initial) / sum of |entries|."""
         return _LIB.grit_energy_rel_error(self._scene._p())
 
-    def reset(self):
+    def reset(self) -> None:
         """Zero all entries and restart the balance."""
         _LIB.grit_energy_reset(self._scene._p())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Energy(" + ", ".join(f"{k}={v:g}" for k, v in self.items()) + f", total={self.total:g})"

@@ -14,17 +14,26 @@ Adding a shape that the C library gained (say a capsule, with
      an ``__init__`` taking the shape's arguments and a ``fill`` copying them
      into the struct. The C functions are found by name.
 """
+from __future__ import annotations
+
 import ctypes
 import numbers
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Optional, Sequence, Tuple, Type, Union
 
 from . import _lib
 from .errors import ParameterError
 from .params import as_vec3
 
+if TYPE_CHECKING:
+    from .scene import Material
+
+Vec = Sequence[float]  # three numbers: a tuple, a list or a NumPy array
+Axis = Union[int, str]  # 0, 1, 2 or 'x', 'y', 'z'
+
 DOF_LETTERS = "xyzXYZ"  # Woo's notation: x y z translations, X Y Z rotations
 
 
-def dofs_to_bits(dofs, what="blocked"):
+def dofs_to_bits(dofs: str, what: str = "blocked") -> int:
     """'xyzXYZ' letters -> GRIT_BLOCK_* bits."""
     if not isinstance(dofs, str):
         raise ParameterError(f"{what} = {dofs!r} must be a string of DoF letters from '{DOF_LETTERS}'")
@@ -40,17 +49,18 @@ def dofs_to_bits(dofs, what="blocked"):
     return bits
 
 
-def bits_to_dofs(bits):
+def bits_to_dofs(bits: int) -> str:
+    """GRIT_BLOCK_* bits -> 'xyzXYZ' letters (the inverse of dofs_to_bits)."""
     return "".join(ch for k, ch in enumerate(DOF_LETTERS) if bits & (1 << k))
 
 
-def shape_names():
+def shape_names() -> Dict[int, str]:
     """{grit_shape_type value: lower-case name} from the library (grit_shape_name)."""
     lib = _lib.get()
     return {k: lib.grit_shape_name(k).decode().lower() for k in range(lib.const["GRIT_SHAPE_COUNT"])}
 
 
-def as_quat(value, what):
+def as_quat(value: Any, what: str) -> Tuple[float, float, float, float]:
     """Four real numbers (w, x, y, z); the engine normalises a finite nonzero quaternion."""
     try:
         items = list(value)
@@ -61,7 +71,7 @@ def as_quat(value, what):
     return tuple(float(x) for x in items)
 
 
-def _real(value, what):
+def _real(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{what} = {value!r} is not a number")
     return float(value)
@@ -70,16 +80,16 @@ def _real(value, what):
 class Shape:
     """A particle to be added to a scene. Subclasses: one per shape type of the engine."""
 
-    kind = None    # lower-case name, GRIT_SHAPE_<KIND>
-    struct = None  # ctypes mirror of grit_<kind>_def
-    registry = {}  # kind -> class
+    kind: ClassVar[Optional[str]] = None    # lower-case name, GRIT_SHAPE_<KIND>
+    struct: ClassVar[Optional[Type[ctypes.Structure]]] = None  # ctypes mirror of grit_<kind>_def
+    registry: ClassVar[Dict[str, Type[Shape]]] = {}  # kind -> class
 
-    def __init_subclass__(cls, **kw):
+    def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         if cls.__dict__.get("kind"):  # not the intermediate bases
             Shape.registry[cls.kind] = cls
 
-    def __init__(self, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
+    def __init__(self, mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0), mask: Optional[int] = None) -> None:
         self.mat = mat
         self.vel = as_vec3(vel, f"{self.kind}: vel")
         if mask is not None and (not isinstance(mask, numbers.Integral) or not 0 <= mask < 2**32):
@@ -87,7 +97,7 @@ class Shape:
         self.mask = mask
 
     @classmethod
-    def _c(cls):
+    def _c(cls) -> Tuple[Any, Any]:
         """(default_fn, add_fn) of the C library for this shape, prototyped."""
         lib = _lib.get()
         fns = cls.__dict__.get("_cfns")
@@ -99,7 +109,7 @@ class Shape:
             fns = cls._cfns = (default, add)
         return fns
 
-    def cdef(self, material_index):
+    def cdef(self, material_index: int) -> ctypes.Structure:
         """The C definition struct: the C defaults, then this shape's values."""
         d = self._c()[0]()
         d.material = material_index
@@ -109,15 +119,16 @@ class Shape:
         self.fill(d)
         return d
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
+        """Copy this shape's values into its C definition struct d (each subclass does its own)."""
         raise NotImplementedError
 
-    def add_to(self, scene_ptr, material_index):
+    def add_to(self, scene_ptr: int, material_index: int) -> int:
         """Add to the C scene; returns the id or a negative status."""
         d = self.cdef(material_index)
         return self._c()[1](scene_ptr, ctypes.byref(d))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if v is not None)
         return f"{type(self).__name__}({args})"
 
@@ -132,8 +143,9 @@ class Sphere(Shape):
     kind = "sphere"
     struct = _lib.SphereDef
 
-    def __init__(self, center, radius, mat=None, vel=(0.0, 0.0, 0.0), angvel=(0.0, 0.0, 0.0), fixed=False,
-                 blocked="", mask=None):
+    def __init__(self, center: Vec, radius: float, mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0),
+                 angvel: Vec = (0.0, 0.0, 0.0), fixed: bool = False, blocked: str = "",
+                 mask: Optional[int] = None) -> None:
         super().__init__(mat, vel, mask)
         self.center = as_vec3(center, "sphere: center")
         if not isinstance(radius, numbers.Real):
@@ -143,7 +155,7 @@ class Sphere(Shape):
         self.blocked = DOF_LETTERS if fixed else blocked
         self._bits = dofs_to_bits(self.blocked, "sphere: blocked")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         d.pos = _lib.Vec3(*self.center)
         d.radius = self.radius
         d.angvel = _lib.Vec3(*self.angvel)
@@ -153,7 +165,8 @@ class Sphere(Shape):
 class _Body(Shape):
     """Shapes with mass that move freely: center, vel, angvel, ori, fixed/blocked."""
 
-    def __init__(self, center, mat, vel, angvel, ori, fixed, blocked, mask):
+    def __init__(self, center: Vec, mat: Optional[Material], vel: Vec, angvel: Vec, ori: Sequence[float], fixed: bool,
+                 blocked: str, mask: Optional[int]) -> None:
         super().__init__(mat, vel, mask)
         self.center = as_vec3(center, f"{self.kind}: center")
         self.angvel = as_vec3(angvel, f"{self.kind}: angvel")
@@ -161,7 +174,7 @@ class _Body(Shape):
         self.blocked = DOF_LETTERS if fixed else blocked
         self._bits = dofs_to_bits(self.blocked, f"{self.kind}: blocked")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         d.pos = _lib.Vec3(*self.center)
         d.angvel = _lib.Vec3(*self.angvel)
         d.ori = _lib.Quat(*self.ori)
@@ -175,12 +188,13 @@ class Capsule(_Body):
     kind = "capsule"
     struct = _lib.CapsuleDef
 
-    def __init__(self, center, radius, shaft, ori=(1.0, 0.0, 0.0, 0.0), mat=None, vel=(0.0, 0.0, 0.0),
-                 angvel=(0.0, 0.0, 0.0), fixed=False, blocked="", mask=None):
+    def __init__(self, center: Vec, radius: float, shaft: float, ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0),
+                 mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0), angvel: Vec = (0.0, 0.0, 0.0),
+                 fixed: bool = False, blocked: str = "", mask: Optional[int] = None) -> None:
         super().__init__(center, mat, vel, angvel, ori, fixed, blocked, mask)
         self.radius, self.shaft = _real(radius, "capsule: radius"), _real(shaft, "capsule: shaft")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         super().fill(d)
         d.radius, d.shaft = self.radius, self.shaft
 
@@ -191,12 +205,13 @@ class Ellipsoid(_Body):
     kind = "ellipsoid"
     struct = _lib.EllipsoidDef
 
-    def __init__(self, center, semi_axes, ori=(1.0, 0.0, 0.0, 0.0), mat=None, vel=(0.0, 0.0, 0.0),
-                 angvel=(0.0, 0.0, 0.0), fixed=False, blocked="", mask=None):
+    def __init__(self, center: Vec, semi_axes: Vec, ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0),
+                 mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0), angvel: Vec = (0.0, 0.0, 0.0),
+                 fixed: bool = False, blocked: str = "", mask: Optional[int] = None) -> None:
         super().__init__(center, mat, vel, angvel, ori, fixed, blocked, mask)
         self.semi_axes = as_vec3(semi_axes, "ellipsoid: semi_axes")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         super().fill(d)
         d.semi_axes = _lib.Vec3(*self.semi_axes)
 
@@ -209,13 +224,14 @@ class InfCylinder(Shape):
     kind = "infcylinder"
     struct = _lib.InfCylinderDef
 
-    def __init__(self, pos, axis, radius, mat=None, vel=(0.0, 0.0, 0.0), angvel=0.0, mask=None):
+    def __init__(self, pos: Vec, axis: Axis, radius: float, mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0),
+                 angvel: float = 0.0, mask: Optional[int] = None) -> None:
         super().__init__(mat, vel, mask)
         self.pos = as_vec3(pos, "infcylinder: pos")
         self.axis = _axis(axis, "infcylinder")
         self.radius, self.angvel = _real(radius, "infcylinder: radius"), _real(angvel, "infcylinder: angvel")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         d.pos = _lib.Vec3(*self.pos)
         d.axis, d.radius, d.angvel = self.axis, self.radius, self.angvel
 
@@ -227,17 +243,18 @@ class Rod(Shape):
     kind = "rod"
     struct = _lib.RodDef
 
-    def __init__(self, p0, p1, radius, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
+    def __init__(self, p0: Vec, p1: Vec, radius: float, mat: Optional[Material] = None, vel: Vec = (0.0, 0.0, 0.0),
+                 mask: Optional[int] = None) -> None:
         super().__init__(mat, vel, mask)
         self.p0, self.p1 = as_vec3(p0, "rod: p0"), as_vec3(p1, "rod: p1")
         self.radius = _real(radius, "rod: radius")
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         d.p[0], d.p[1] = _lib.Vec3(*self.p0), _lib.Vec3(*self.p1)
         d.radius = self.radius
 
 
-def _axis(axis, kind):
+def _axis(axis: Axis, kind: str) -> int:
     if isinstance(axis, str) and axis in ("x", "y", "z"):
         return "xyz".index(axis)
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
@@ -254,7 +271,8 @@ class Wall(Shape):
     kind = "wall"
     struct = _lib.WallDef
 
-    def __init__(self, coord, axis=2, sense=0, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
+    def __init__(self, coord: float, axis: Axis = 2, sense: int = 0, mat: Optional[Material] = None,
+                 vel: Vec = (0.0, 0.0, 0.0), mask: Optional[int] = None) -> None:
         super().__init__(mat, vel, mask)
         if isinstance(axis, str) and axis in ("x", "y", "z"):
             axis = "xyz".index(axis)
@@ -265,7 +283,7 @@ class Wall(Shape):
             raise ParameterError(f"wall: coord = {coord!r} is not a number")
         self.coord, self.axis, self.sense = float(coord), int(axis), int(sense)
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         d.coord, d.axis, d.sense = self.coord, self.axis, self.sense
 
 
@@ -275,7 +293,8 @@ class Facet(Shape):
     kind = "facet"
     struct = _lib.FacetDef
 
-    def __init__(self, vertices, half_thick=0.0, mat=None, vel=(0.0, 0.0, 0.0), mask=None):
+    def __init__(self, vertices: Sequence[Vec], half_thick: float = 0.0, mat: Optional[Material] = None,
+                 vel: Vec = (0.0, 0.0, 0.0), mask: Optional[int] = None) -> None:
         super().__init__(mat, vel, mask)
         try:
             vs = [as_vec3(v, "facet: vertex") for v in vertices]
@@ -287,7 +306,7 @@ class Facet(Shape):
             raise ParameterError(f"facet: half_thick = {half_thick!r} is not a number")
         self.vertices, self.half_thick = tuple(vs), float(half_thick)
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         for k in range(3):
             d.v[k] = _lib.Vec3(*self.vertices[k])
         d.half_thick = self.half_thick

@@ -18,8 +18,12 @@ include/grit/tester.h), a Python callable ``until(tester) -> bool``, or
 both (either ends it). The algorithm is the engine's (src/tester/); this
 module only describes stages and reads the state and the record.
 """
+from __future__ import annotations
+
 import ctypes
 import numbers
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -30,6 +34,8 @@ from .scene import Scene, _check_id
 
 _LIB = _lib.get()
 ERRLEN = 512
+Until = Union[str, Callable[["LawTester"], Any], Tuple[Any, ...], None]  # text, callable, or both in a tuple
+PathLike = Union[str, "os.PathLike[str]"]
 VECTORS = ("f", "v", "u", "k", "smoo_f", "smoo_u", "smoo_v", "f_err_rel", "f_err_abs", "u_err_rel", "u_err_abs",
            "v_err_rel", "v_err_abs")
 
@@ -42,7 +48,9 @@ class Stage:
     until_every: test it every that many stage steps; reset_energy: energy entry names set to 0 when the
     stage ends; done: a callable ``done(tester)`` run when the stage ends."""
 
-    def __init__(self, values=(0.0,) * 6, whats="......", until=None, until_every=1, reset_energy=(), done=None):
+    def __init__(self, values: Sequence[float] = (0.0,) * 6, whats: str = "......", until: Until = None,
+                 until_every: int = 1, reset_energy: Union[str, Sequence[str]] = (),
+                 done: Optional[Callable[[LawTester], Any]] = None) -> None:
         try:
             vals = [float(v) for v in values]
         except (TypeError, ValueError):
@@ -74,7 +82,7 @@ class Stage:
             if _LIB.grit_tester_cond_parse(text.encode(), ctypes.byref(self.cond), err, ERRLEN) != 0:
                 raise ParameterError(err.value.decode())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Stage(values={self.values}, whats={self.whats!r}, until={self.until or self.until_fn!r})"
 
 
@@ -83,10 +91,10 @@ class State:
     had_contact, bounces, dist, work, flipped, and 6-vectors f, v, u, k, smoo_f, ... (tuples, local DoF
     order x y z rx ry rz; NaN without contact); axes: the tester frame (rows: x = normal A -> B, y, z)."""
 
-    def __init__(self, ptr):
+    def __init__(self, ptr: Any) -> None:
         self._p = ptr
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         st = self._p.contents
         if name in VECTORS:
             return tuple(getattr(st, name))
@@ -97,7 +105,8 @@ class State:
             return getattr(st, name)
         raise AttributeError(f"tester state has no '{name}'")
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, Any]:
+        """Every field of the state: {name: value}."""
         names = ["stage", "stage_step", "stage_time", "has_contact", "had_contact", "time_c0", "bounces", "dist",
                  "work", "flipped", *VECTORS, "axes"]
         return {n: getattr(self, n) for n in names}
@@ -107,7 +116,7 @@ class LawTester:
     """A law tester on particles ``ids = (A, B)`` of a scene; keyword parameters from the C table
     (ab_weight, smooth, smooth_err, record_every: see docs/parameters.md)."""
 
-    def __init__(self, scene, ids=(0, 1), stages=(), **params):
+    def __init__(self, scene: Scene, ids: Sequence[int] = (0, 1), stages: Sequence[Stage] = (), **params: Any) -> None:
         if not isinstance(scene, Scene):
             raise ParameterError(f"LawTester: {scene!r} is not a grit.Scene")
         try:
@@ -119,9 +128,9 @@ class LawTester:
         buf = g.new_def()
         g.write_many(buf, params, "LawTester")
         self.scene, self.ids = scene, (a, b)
-        self._callbacks = []  # ctypes callback objects: must live as long as the C tester
-        self._error = None
-        self._stages = []
+        self._callbacks: List[Any] = []  # ctypes callback objects: must live as long as the C tester
+        self._error: Optional[BaseException] = None
+        self._stages: List[Stage] = []
         self._ptr = _LIB.grit_tester_create(scene._p(), a, b, buf)
         if not self._ptr:
             scene._check(_LIB.const["GRIT_EINVAL"])  # the engine's message: bad ids or parameters
@@ -131,7 +140,7 @@ class LawTester:
             self.add_stage(st)
 
     # -- lifecycle
-    def close(self):
+    def close(self) -> None:
         """Free the C tester (done automatically when the scene closes)."""
         ptr = self.__dict__.get("_ptr")
         if ptr and self.scene.__dict__.get("_in_c", 0):
@@ -142,18 +151,18 @@ class LawTester:
             if self in self.scene._testers:
                 self.scene._testers.remove(self)
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # interpreter shutdown
             pass
 
-    def _p(self):
+    def _p(self) -> Any:
         if not self._ptr:
             raise StateError("the law tester was closed (or its scene was)")
         return self._ptr
 
-    def _call(self, rc):
+    def _call(self, rc: int) -> int:
         """Raise the Python error of a callback, or the engine's, if rc < 0."""
         if self._error is not None:
             err, self._error = self._error, None
@@ -161,12 +170,12 @@ class LawTester:
         return self.scene._check(rc)
 
     @property
-    def params(self):
+    def params(self) -> Dict[str, Any]:
         """The tester parameters it was created with."""
         return dict(self._params)
 
     # -- stages
-    def add_stage(self, stage):
+    def add_stage(self, stage: Stage) -> None:
         """Append a Stage (checked by the engine)."""
         if not isinstance(stage, Stage):
             raise ParameterError(f"add_stage: {stage!r} is not a grit.Stage")
@@ -193,12 +202,12 @@ class LawTester:
         self.scene._check(_LIB.grit_tester_add_stage(self._p(), ctypes.byref(d)))
         self._stages.append(stage)
 
-    def _keep(self, cb):
+    def _keep(self, cb: Any) -> Any:
         self._callbacks.append(cb)
         return cb
 
-    def _until_wrapper(self, fn):
-        def until(s, t, st, user):
+    def _until_wrapper(self, fn: Callable[[LawTester], Any]) -> Callable[..., int]:
+        def until(s: Any, t: Any, st: Any, user: Any) -> int:
             try:
                 return 1 if fn(self) else 0
             except BaseException as e:  # noqa: BLE001  (re-raised in Python by _call)
@@ -206,8 +215,8 @@ class LawTester:
                 return -1
         return until
 
-    def _done_wrapper(self, fn):
-        def done(s, t, stage, user):
+    def _done_wrapper(self, fn: Callable[[LawTester], Any]) -> Callable[..., int]:
+        def done(s: Any, t: Any, stage: int, user: Any) -> int:
             try:
                 fn(self)
                 return 0
@@ -217,23 +226,24 @@ class LawTester:
         return done
 
     @property
-    def stage_count(self):
+    def stage_count(self) -> int:
+        """Number of stages added."""
         return _LIB.grit_tester_stage_count(self._p())
 
     # -- running
-    def step(self, n=1):
+    def step(self, n: int = 1) -> None:
         """Run n scene steps with the tester acting after each."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
             raise ParameterError(f"step: n = {n!r} must be an integer >= 0")
         self._call(self._in_engine(_LIB.grit_tester_step, int(n)))
 
-    def run(self, max_steps=10**6):
+    def run(self, max_steps: int = 10**6) -> int:
         """Step until the last stage ends (StateError if max_steps pass first); returns the steps run."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, numbers.Integral) or max_steps < 0:
             raise ParameterError(f"run: max_steps = {max_steps!r} must be an integer >= 0")
         return self._call(self._in_engine(_LIB.grit_tester_run, int(max_steps)))
 
-    def _in_engine(self, fn, n):
+    def _in_engine(self, fn: Callable[[Any, int], int], n: int) -> int:
         """Call the C tester; while it runs (and calls back into Python) the scene may be neither closed nor
         stepped by other means."""
         p, sc = self._p(), self.scene
@@ -247,21 +257,24 @@ class LawTester:
             object.__setattr__(sc, "_in_c", d["_in_c"] - 1)
 
     @property
-    def done(self):
+    def done(self) -> bool:
+        """Has the last stage ended?"""
         return bool(_LIB.grit_tester_done(self._p()))
 
     @property
-    def state(self):
+    def state(self) -> State:
+        """The current state (a State reading the engine live)."""
         return State(_LIB.grit_tester_get_state(self._p()))
 
     # -- the record
     @property
-    def columns(self):
+    def columns(self) -> List[str]:
+        """The names of the record's columns, in order."""
         p = self._p()
         return [_LIB.grit_tester_record_column_name(p, k).decode() for k in range(_LIB.grit_tester_record_columns(p))]
 
     @property
-    def record(self):
+    def record(self) -> Dict[str, np.ndarray]:
         """The record as {column: array} (a copy): step, time, stage, stage_step, contact, dist, u0..u5,
         f0..f5, v0..v5, k0..k5, work, bounces and the energy entries; a row every record_every steps."""
         p = self._p()
@@ -272,21 +285,20 @@ class LawTester:
         data = np.ctypeslib.as_array(_LIB.grit_tester_record_data(p), shape=(rows, len(cols))).copy()
         return {c: data[:, j] for j, c in enumerate(cols)}
 
-    def save(self, path):
+    def save(self, path: PathLike) -> PathLike:
         """Write the record as CSV (the engine's writer); returns path."""
-        import os
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.scene._check(_LIB.grit_tester_write_csv(self._p(), str(path).encode()))
         return path
 
-    def plot(self, path, title=None, tan_phi=None):
+    def plot(self, path: PathLike, title: Optional[str] = None, tan_phi: Optional[float] = None) -> List[str]:
         """Force-displacement per DoF and friction-cone figures (see grit.plot.plot_lawtest); the legends
         name each stage by its whats and end condition."""
         from .plot import plot_lawtest
         labels = [f"{s.whats} until {s.until or getattr(s.until_fn, '__name__', 'callback')}" for s in self._stages]
         return plot_lawtest(self.record, path, title=title, tan_phi=tan_phi, stage_labels=labels)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self._ptr:
             return "<grit.LawTester (closed)>"
         st = self.state

@@ -14,8 +14,11 @@ docs/parameters.md; their ranges are the engine's, and a bad value raises Parame
 The analysis functions (:func:`fit_young`, :func:`fracture_energy`, :func:`poisson`, :func:`hull_section`)
 work on any curve, a Yade run's too.
 """
+from __future__ import annotations
+
 import ctypes
 import numbers
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 import numpy as np
 
@@ -23,22 +26,27 @@ from . import _lib
 from .errors import ParameterError
 from .params import Group
 
+if TYPE_CHECKING:
+    from .errors import GritError
+    from .pack import Packing, Region
+    from .scene import Material
+
 _LIB = _lib.get()
 ERRLEN = 2048
 STOPS = {0: "not run", 1: "fall", 2: "strain", 3: "steps", 4: "monitor"}
 
 
-def _error(rc, err):
+def _error(rc: int, err: ctypes.Array) -> GritError:
     return _LIB.error(rc, err.value.decode())
 
 
-def _curve(c):
+def _curve(c: Any) -> Dict[str, np.ndarray]:
     n = c.n
     return {k: np.ctypeslib.as_array(getattr(c, k), (n,)).copy() if n else np.zeros(0)
             for k in ("strain", "stress", "time", "omega", "lateral")}
 
 
-def _defs(material, params, who):
+def _defs(material: Optional[Material], params: Dict[str, Any], who: str) -> Dict[str, ctypes.Array]:
     """The definitions of the groups uniax, cpm and concretemat from keyword arguments."""
     groups = {name: Group.get(name) for name in ("uniax", "cpm", "concretemat")}
     defs = {name: g.new_def() for name, g in groups.items()}
@@ -59,7 +67,9 @@ def _defs(material, params, who):
     return defs
 
 
-def run(packing, material=None, *, region=None, periodic=False, monitor=None, monitor_every=100, **params):
+def run(packing: Packing, material: Optional[Material] = None, *, region: Optional[Region] = None,
+        periodic: bool = False, monitor: Optional[Callable[[Dict[str, Any]], Any]] = None, monitor_every: int = 100,
+        **params: Any) -> Dict[str, Any]:
     """Run the uniaxial test (grit_uniax_run, or grit_uniax_periodic_run with ``periodic=True``).
 
     ``packing``: a :class:`grit.pack.Packing`, cut to the specimen's shape (or a periodic cell with
@@ -92,9 +102,9 @@ def run(packing, material=None, *, region=None, periodic=False, monitor=None, mo
     spec = _lib.UniaxSpecimen(ctypes.pointer(p), mat_type, ctypes.cast(mat_def, ctypes.c_void_p),
                               ctypes.cast(defs["cpm"], ctypes.c_void_p),
                               region._ptr if region is not None else None)
-    raised = []
+    raised: List[BaseException] = []
 
-    def on_state(st, data):
+    def on_state(st: Any, data: Any) -> int:
         try:
             if monitor is None:
                 return 0
@@ -133,7 +143,7 @@ def run(packing, material=None, *, region=None, periodic=False, monitor=None, mo
         _LIB.grit_uniax_result_free(ctypes.byref(out))
 
 
-def _arrays(strain, stress, who):
+def _arrays(strain: Any, stress: Any, who: str) -> Tuple[np.ndarray, np.ndarray, Any, Any]:
     e = np.ascontiguousarray(strain, dtype=float).reshape(-1)
     s = np.ascontiguousarray(stress, dtype=float).reshape(-1)
     if len(e) != len(s):
@@ -142,7 +152,7 @@ def _arrays(strain, stress, who):
     return e, s, e.ctypes.data_as(pd), s.ctypes.data_as(pd)
 
 
-def fit_young(strain, stress, sense=1, fraction=0.3):
+def fit_young(strain: Any, stress: Any, sense: int = 1, fraction: float = 0.3) -> float:
     """Young's modulus [Pa] of a curve (grit_uniax_fit_young): the least-squares slope through the points before
     the peak (sense +1: maximum, -1: minimum) whose stress differs from the first point's by less than
     ``fraction`` of the peak's difference. StateError with fewer than 2 such points."""
@@ -155,7 +165,7 @@ def fit_young(strain, stress, sense=1, fraction=0.3):
     return E.value
 
 
-def fracture_energy(strain, stress, fraction=0.2):
+def fracture_energy(strain: Any, stress: Any, fraction: float = 0.2) -> float:
     """Fracture energy per unit volume [J/m^3] of a tension curve (grit_uniax_fracture_energy): the secant to the
     peak plus the area after it until the stress first falls to ``fraction`` of the peak. StateError if it never
     does."""
@@ -167,12 +177,13 @@ def fracture_energy(strain, stress, fraction=0.2):
     return g.value
 
 
-def _vec3s(x, who):
+def _vec3s(x: Any, who: str) -> Tuple[np.ndarray, Any]:
     a = np.ascontiguousarray(x, dtype=float).reshape(-1, 3)
     return a, a.ctypes.data_as(ctypes.POINTER(_lib.Vec3))
 
 
-def poisson(x0, x, axis, lo, hi):
+def poisson(x0: Any, x: Any, axis: int, lo: Sequence[float],
+            hi: Sequence[float]) -> Tuple[float, Tuple[float, float, float]]:
     """Poisson's ratio by displacement regression (grit_uniax_poisson) over the points whose current position
     ``x`` lies in the box [lo, hi]: returns (nu, (eps_x, eps_y, eps_z))."""
     a0, p0 = _vec3s(x0, "poisson")
@@ -188,7 +199,8 @@ def poisson(x0, x, axis, lo, hi):
     return nu.value, tuple(eps)
 
 
-def hull_section(centers, radii, axis, lo, hi, planes=8, yade=False):
+def hull_section(centers: Any, radii: Any, axis: int, lo: float, hi: float, planes: int = 8,
+                 yade: bool = False) -> Tuple[float, float]:
     """The smallest convex-hull section of spheres over ``planes`` planes across ``axis`` between lo and hi
     (grit_uniax_hull_section; ``yade=True``: Yade's figure): returns (area [m^2], plane coordinate [m])."""
     c, pc = _vec3s(centers, "hull_section")
@@ -225,10 +237,10 @@ class _CalibrateOpts(ctypes.Structure):
                 ("uniax", ctypes.POINTER(_lib.UniaxOpts))]
 
 
-_calibrate_result = None
+_calibrate_result: Optional[Type[ctypes.Structure]] = None
 
 
-def _result_type():
+def _result_type() -> Type[ctypes.Structure]:
     """The mirror of grit_calibrate_result; its material is a ConcreteMat definition of the library's size."""
     global _calibrate_result
     if _calibrate_result is None:
@@ -253,13 +265,15 @@ def _result_type():
     return _calibrate_result
 
 
-def _run_dict(r):
+def _run_dict(r: Any) -> Dict[str, Any]:
     return {"stage": STAGES.get(r.stage, "?"), "index": r.index,
             "params": dict(zip(PARAMS, r.param)), "figures": dict(zip(FIGURES, r.figure)),
             "errors": dict(zip(FIGURES, r.error)), "worst": r.worst, "cpu": r.cpu}
 
 
-def calibrate(packings, material=None, *, fresh=None, periodic=False, monitor=None, **params):
+def calibrate(packings: Union[Packing, Sequence[Packing]], material: Optional[Material] = None, *,
+              fresh: Optional[Packing] = None, periodic: bool = False,
+              monitor: Optional[Callable[[Dict[str, Any]], Any]] = None, **params: Any) -> Dict[str, Any]:
     """Calibrate a ConcreteMat to target E, nu, f_t, f_c and G_f (grit_calibrate; ``grit calibrate`` on the command
     line; docs/concrete.md, "Calibration").
 
@@ -295,18 +309,18 @@ def calibrate(packings, material=None, *, fresh=None, periodic=False, monitor=No
     defs = _defs(material, params, who)
     mat_type = material._type if material is not None else _LIB.const["GRIT_MAT_CONCRETEMAT"]
     mat_def = material._def if material is not None else defs["concretemat"]
-    keep = []
+    keep: List[Any] = []
 
-    def specimen(p):
+    def specimen(p: Packing) -> _lib.UniaxSpecimen:
         c, k = p._c()
         keep.append((c, k))
         return _lib.UniaxSpecimen(ctypes.pointer(c), mat_type, ctypes.cast(mat_def, ctypes.c_void_p),
                                   ctypes.cast(defs["cpm"], ctypes.c_void_p), None)
     specs = (_lib.UniaxSpecimen * len(plist))(*[specimen(p) for p in plist])
     fresh_spec = specimen(fresh) if fresh is not None else None
-    raised = []
+    raised: List[BaseException] = []
 
-    def on_run(r, data):
+    def on_run(r: Any, data: Any) -> int:
         try:
             return 1 if monitor is not None and monitor(_run_dict(r.contents)) else 0
         except BaseException as e:  # KeyboardInterrupt too: stop the engine, raise it after

@@ -13,11 +13,17 @@ surface: capsules and ellipsoids as closed triangle meshes, facets, walls), and
 the indexes ``particles.pvd``, ``contacts.pvd``, ``shapes.pvd`` rewritten after
 each frame. Every file is written under a temporary name and renamed.
 """
+from __future__ import annotations
+
 import numbers
 import os
+from typing import TYPE_CHECKING, List, Optional, Union
 
 from . import _lib
 from .errors import GritMemoryError, ParameterError
+
+if TYPE_CHECKING:
+    from .scene import Runner, Scene
 
 
 class VtkRecorder:
@@ -25,7 +31,8 @@ class VtkRecorder:
     scene runs (``every=None``: only when :meth:`write` is called), as base64 binary or, with ``ascii=True``,
     readable text. The folder is created if needed. Frames at the same step replace each other."""
 
-    def __init__(self, scene, out_dir, every=None, ascii=False, first=True):
+    def __init__(self, scene: Scene, out_dir: Union[str, bytes, os.PathLike], every: Optional[int] = None,
+                 ascii: bool = False, first: bool = True) -> None:
         if every is not None and (isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1):
             raise ParameterError(f"VtkRecorder: every = {every!r} must be an integer >= 1 (steps) or None")
         if not isinstance(out_dir, (str, bytes, os.PathLike)):
@@ -39,41 +46,42 @@ class VtkRecorder:
         self._series = self._lib.grit_vtk_series_create(os.fsencode(self.dir), fmt)
         if not self._series:
             raise GritMemoryError("VtkRecorder: out of memory")
-        self.runner = scene.every(every, self) if every is not None else None
+        self.runner: Optional[Runner] = scene.every(every, self) if every is not None else None
         if first:
             self.write()
 
-    def __call__(self, scene):
+    def __call__(self, scene: Scene) -> None:
+        """Write a frame (the recorder is the scene's runner)."""
         self.write()
 
-    def write(self):
+    def write(self) -> None:
         """Write one frame of the current state (GritIOError naming the file if it cannot be written)."""
         if self._series is None:
             raise ParameterError("VtkRecorder: closed")
         self.scene._check(self._lib.grit_vtk_series_write(self._series, self.scene._p()))
 
     @property
-    def frames(self):
+    def frames(self) -> int:
         """Number of frames written."""
         return self._lib.grit_vtk_series_frames(self._series) if self._series is not None else 0
 
-    def paths(self):
+    def paths(self) -> List[str]:
         """The three .pvd index files (particles, contacts, shapes)."""
         return [os.path.join(self.dir, k + ".pvd") for k in ("particles", "contacts", "shapes")]
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop writing frames while the scene runs (write() still works)."""
         if self.runner is not None and self.runner in self.scene.runners:
             self.scene.remove_runner(self.runner)
 
-    def close(self):
+    def close(self) -> None:
         """Stop and free the series (the files stay)."""
         self.stop()
         if self._series is not None:
             self._lib.grit_vtk_series_destroy(self._series)
             self._series = None
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             if self.__dict__.get("_series") is not None:
                 self._lib.grit_vtk_series_destroy(self._series)
@@ -81,5 +89,5 @@ class VtkRecorder:
         except Exception:  # interpreter shutdown
             pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<grit.VtkRecorder '{self.dir}': {self.frames} frames>"
