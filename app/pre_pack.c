@@ -247,7 +247,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
     snprintf(path, sizeof path, "%s/cell-packing.csv", dir);
     if ((rc = grit_packing_save(&cell, path, err, len))) goto done;
     if (ck.region) {
-        if ((rc = grit_pack_clip(&cell, ck.region, cl.recentre, cl.tile_shift, &cut, err, len))) goto done;
+        if ((rc = grit_packing_clip(&cell, ck.region, cl.recentre, cl.tile_shift, &cut, err, len))) goto done;
     }
     const grit_packing *result = ck.region ? &cut : &cell;
     snprintf(path, sizeof path, "%s/packing.csv", dir);

@@ -411,7 +411,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
     }
     const grit_packing *spec = source;
     if (po.variant == 0 && source->periodic) {
-        if ((rc = grit_pack_clip(source, ck.region, cl.recentre, cl.tile_shift, &cut, err, len))) goto done;
+        if ((rc = grit_packing_clip(source, ck.region, cl.recentre, cl.tile_shift, &cut, err, len))) goto done;
         spec = &cut;
     }
     snprintf(path, sizeof path, "%s/packing.csv", dir);
@@ -530,7 +530,7 @@ int uniax_job_make_specimen(int seed, const grit_pack_opts *opts, uniax_job_spec
     out->packing = source;
     const grit_region *region = NULL;
     if (po.variant == 0 && source->periodic) {
-        if (grit_pack_clip(source, ck.region, cl.recentre, cl.tile_shift, &out->cut, err, len)) {
+        if (grit_packing_clip(source, ck.region, cl.recentre, cl.tile_shift, &out->cut, err, len)) {
             uniax_job_specimen_free(out);
             return -1;
         }

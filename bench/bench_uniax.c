@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     grit_packing cell, bone;
     grit_region *g;
     if (grit_pack_dense(&pd, NULL, &cell, err, sizeof err) || grit_region_create(&cd, NULL, &g, err, sizeof err) ||
-        grit_pack_clip(&cell, g, true, cd.tile_shift, &bone, err, sizeof err))
+        grit_packing_clip(&cell, g, true, cd.tile_shift, &bone, err, sizeof err))
         return fprintf(stderr, "%s\n", err), 1;
     if (save && grit_packing_save(&bone, save, err, sizeof err)) return fprintf(stderr, "%s\n", err), 1;
     grit_uniax_specimen sp = {&bone, GRIT_MAT_CONCRETEMAT, &md, &law, g};

@@ -394,7 +394,7 @@ static grit_packing one_cell(int n, const grit_vec3 *c, const double *r)
 static void boundary_pairs(grit_region *g, const grit_vec3 *c, const double *r, int n, const char *what)
 {
     grit_packing cell = one_cell(n, c, r), out;
-    CHECK(grit_pack_clip(&cell, g, false, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
+    CHECK(grit_packing_clip(&cell, g, false, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
     bool ok = out.n == n / 2;
     for (int i = 0; ok && i < out.n; i++) ok = out.center[i].x == c[2 * i].x && out.radius[i] == r[2 * i];
     if (!ok) {
@@ -709,7 +709,7 @@ static void tile_and_check(const indep *s, bool recentre, grit_vec3 shift, int *
 {
     grit_region *g = region(s->d, NULL);
     grit_packing out;
-    CHECK(grit_pack_clip(&cell200, g, recentre, shift, &out, err, sizeof err) == GRIT_OK);
+    CHECK(grit_packing_clip(&cell200, g, recentre, shift, &out, err, sizeof err) == GRIT_OK);
     bool all_inside = true;
     for (int i = 0; i < out.n; i++) all_inside = all_inside && inside_indep(s, out.center[i], out.radius[i]);
     CHECK(all_inside);
@@ -740,7 +740,7 @@ static void tile_and_check(const indep *s, bool recentre, grit_vec3 shift, int *
     CHECK(out.info && strstr(out.info, cell200.info) == out.info && strstr(out.info, "\nclip shape="));
     /* reproducible */
     grit_packing again;
-    CHECK(grit_pack_clip(&cell200, g, recentre, shift, &again, err, sizeof err) == GRIT_OK);
+    CHECK(grit_packing_clip(&cell200, g, recentre, shift, &again, err, sizeof err) == GRIT_OK);
     CHECK(again.n == out.n && memcmp(again.center, out.center, sizeof *out.center * (size_t)out.n) == 0);
     grit_packing_free(&again);
     *kept_out = out.n;
@@ -786,7 +786,7 @@ static void predicate_and_errors(void)
     CHECK(grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), 4.0 / 3 * M_PI * R * R * R, &g, err,
                                 sizeof err) == GRIT_OK);
     grit_packing out;
-    CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
+    CHECK(grit_packing_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
     bool ok = out.n > 20;
     for (int i = 0; i < out.n; i++) ok = ok && v3_norm(out.center[i]) + out.radius[i] <= R;
     CHECK(ok);
@@ -796,19 +796,19 @@ static void predicate_and_errors(void)
     grit_region_destroy(g);
     /* unknown volume: no solid fraction */
     CHECK(grit_region_predicate(in_ball, &R, v3(-R, -R, -R), v3(R, R, R), NAN, &g, err, sizeof err) == GRIT_OK);
-    CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
+    CHECK(grit_packing_clip(&cell200, g, true, v3(0, 0, 0), &out, err, sizeof err) == GRIT_OK);
     CHECK(isnan(out.volume) && isnan(out.solid_fraction) && out.n > 20);
     grit_packing_free(&out);
     /* errors: nothing fits, the packing is not periodic, bad tiling */
     grit_packing keep = {.n = -7};
     R = 0.001; /* smaller than a sphere */
-    CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_ESTATE);
+    CHECK(grit_packing_clip(&cell200, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_ESTATE);
     CHECK(strstr(err, "no sphere of the packing (radii up to 0.002 m) lies entirely inside the region (shape=predicate"));
     grit_packing flat = cell200;
     flat.periodic = false;
-    CHECK(grit_pack_clip(&flat, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
+    CHECK(grit_packing_clip(&flat, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
     CHECK(strstr(err, "must be periodic"));
-    CHECK(grit_pack_clip(&cell200, g, true, v3(NAN, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
+    CHECK(grit_packing_clip(&cell200, g, true, v3(NAN, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
     CHECK(strstr(err, "'tile_shift' must be finite"));
     CHECK(keep.n == -7);
     grit_region_destroy(g);
@@ -817,7 +817,7 @@ static void predicate_and_errors(void)
     d.shape = GRIT_CLIP_CUBOID;
     d.hi = v3(100, 100, 100);
     g = region(d, NULL);
-    CHECK(grit_pack_clip(&cell200, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
+    CHECK(grit_packing_clip(&cell200, g, true, v3(0, 0, 0), &keep, err, sizeof err) == GRIT_EINVAL);
     CHECK(strstr(err, "copies of the cell") && keep.n == -7);
     grit_region_destroy(g);
     /* bad regions */

@@ -236,8 +236,8 @@ const char *grit_region_describe(const grit_region *r);
  * the tiling. The kept spheres are in the order (image, sphere of the cell),
  * images in lexicographic order: reproducible. Fails with GRIT_EINVAL when
  * cell is not periodic, GRIT_ESTATE when no sphere fits inside. */
-int grit_pack_clip(const grit_packing *cell, const grit_region *r, bool recentre, grit_vec3 shift,
-                   grit_packing *out, char *err, size_t errlen);
+int grit_packing_clip(const grit_packing *cell, const grit_region *r, bool recentre, grit_vec3 shift,
+                      grit_packing *out, char *err, size_t errlen);
 
 GRIT_END_DECLS
 

@@ -353,7 +353,7 @@ PROTOTYPES.update({
     "grit_region_volume": (c_double, [R]),
     "grit_region_bounds": (None, [R, POINTER(Vec3), POINTER(Vec3)]),
     "grit_region_describe": (c_char_p, [R]),
-    "grit_pack_clip": (c_int, [POINTER(Packing), R, ctypes.c_bool, Vec3, POINTER(Packing), c_char_p, c_size_t]),
+    "grit_packing_clip": (c_int, [POINTER(Packing), R, ctypes.c_bool, Vec3, POINTER(Packing), c_char_p, c_size_t]),
 })
 
 

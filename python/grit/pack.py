@@ -164,7 +164,7 @@ class Packing:
             p, keep = self._c()
             out = _lib.Packing()
             err = ctypes.create_string_buffer(ERRLEN)
-            rc = _LIB.grit_pack_clip(ctypes.byref(p), region._p(), g.read(g.params["recentre"], d),
+            rc = _LIB.grit_packing_clip(ctypes.byref(p), region._p(), g.read(g.params["recentre"], d),
                                      _lib.Vec3(*g.read(g.params["tile_shift"], d)), ctypes.byref(out), err, ERRLEN)
             region._raise_pending()
             if rc:

@@ -25,7 +25,7 @@ USAGE = {
     "pack": "`grit.pack.dense(name=value, ...)`, `grit run pack name=value`; C: `grit_pack_def`, `grit_pack_dense` "
             "(docs/packing.md)",
     "clip": "`packing.clip(name=value, ...)`, `grit.pack.Region(name=value, ...)`, `grit run pack name=value`; C: "
-            "`grit_clip_def`, `grit_region_create`, `grit_pack_clip` (docs/packing.md)",
+            "`grit_clip_def`, `grit_region_create`, `grit_packing_clip` (docs/packing.md)",
     "uniax": "`grit.uniax.run(name=value, ...)`, `grit run uniax name=value`; C: `grit_uniax_def`, `grit_uniax_run` "
              "(docs/concrete.md, \"Uniaxial test and calibration\")",
     "calibrate": "`grit.uniax.calibrate(packings, name=value, ...)`, `grit calibrate name=value`; C: "

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cg2/cg2.h"
+#include "grit/cell.h" /* declares the exported functions defined here */
 #include "collide/broadphase.h"
 #include "collide/sort.h"
 #include "core/storage.h"

@@ -53,8 +53,8 @@ static int push(grow *g, grit_vec3 c, double r)
     return 0;
 }
 
-int grit_pack_clip(const grit_packing *cell, const grit_region *reg, bool recentre, grit_vec3 shift,
-                   grit_packing *out, char *err, size_t errlen)
+int grit_packing_clip(const grit_packing *cell, const grit_region *reg, bool recentre, grit_vec3 shift,
+                      grit_packing *out, char *err, size_t errlen)
 {
     if (!cell->periodic || cell->n < 1)
         return pack_fail(err, errlen, GRIT_EINVAL,

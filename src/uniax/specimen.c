@@ -27,7 +27,7 @@ static int find_geometry(const grit_uniax_specimen *spec, const grit_uniax_def *
     if (!p) return uniax_fail(err, errlen, GRIT_EINVAL, "uniax: no packing given");
     if (p->periodic)
         return uniax_fail(err, errlen, GRIT_EINVAL,
-                          "uniax: the packing is a periodic cell: cut it to a specimen first (grit_pack_clip), or "
+                          "uniax: the packing is a periodic cell: cut it to a specimen first (grit_packing_clip), or "
                           "strain the cell itself (grit_uniax_periodic_run)");
     if (p->n < 2) return uniax_fail(err, errlen, GRIT_EINVAL, "uniax: the packing has %d sphere(s); a specimen needs more", p->n);
     for (int k = 0; k < 3; k++) g->lo[k] = INFINITY, g->hi[k] = -INFINITY;
