@@ -653,7 +653,7 @@ static void inconsistent_sizes(void)
         spit(BAD, b, n);               \
     } while (0)
     uint64_t last_len;
-    long last = section_at(buf, n, "DYDT", &last_len); /* the last section (version 4 on) */
+    long last = section_at(buf, n, "CTRL", &last_len); /* the last section (version 5 on) */
     v = last_len + 8; /* the last section longer than the file has room for */
     EDIT(last - 8, v);
     expect_fail("remain");
@@ -961,6 +961,96 @@ static void cell_section_errors(void)
     free(buf);
 }
 
+/* The cell's stress/strain controller continues from a restart file: saved
+ * between two updates (every = 3) and right before one, under mixed control
+ * (x and z at a stress, y at a rate, xy sheared); the continuation equals
+ * the straight run bit for bit, the controller's counters included. */
+static void bitwise_restart_periodic_ctrl(void)
+{
+    grit_scene *a = periodic_gas(GRIT_LAW_IDEALELPL);
+    grit_cell_ctrl_def d = grit_default_cell_ctrl_def();
+    d.mode[0] = d.mode[2] = GRIT_CTRL_STRESS;
+    d.goal[0] = -200, d.goal[2] = -400, d.goal[1] = -0.5;
+    d.grad_v[0][1] = 0.3;
+    d.every = 3;
+    d.settle = 4;
+    d.max_rate = 2.0;
+    CHECK(grit_cell_ctrl_set(a, &d) == GRIT_OK);
+    CHECK(grit_step(a, 900) == GRIT_OK);
+    CHECK(grit_save(a, "test_restart_c1.grit") == GRIT_OK); /* the next step updates */
+    CHECK(grit_step(a, 2) == GRIT_OK);
+    CHECK(grit_save(a, "test_restart_c2.grit") == GRIT_OK); /* one step before the next update */
+    CHECK(grit_step(a, 400) == GRIT_OK);
+    grit_cell_ctrl_state sa, sb;
+    CHECK(grit_cell_ctrl_get_state(a, &sa) == GRIT_OK);
+    CHECK(sa.updates == 434 && count_real(a) > 50);
+    for (int f = 1; f <= 2; f++) {
+        char fn[40];
+        snprintf(fn, sizeof fn, "test_restart_c%d.grit", f);
+        periodic_continue(fn, a, f == 1 ? "the controller updates next" : "between two updates");
+        grit_scene *b = grit_scene_load(fn);
+        CHECK(b != NULL);
+        if (!b) continue;
+        grit_cell_ctrl_def db;
+        CHECK(grit_cell_ctrl_get(b, &db) == GRIT_OK && memcmp(&db, &d, sizeof d) == 0);
+        CHECK(grit_step(b, grit_step_count(a) - grit_step_count(b)) == GRIT_OK);
+        CHECK(grit_cell_ctrl_get_state(b, &sb) == GRIT_OK);
+        CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
+        grit_scene_destroy(b);
+    }
+    printf("  controller: sigma_xx %.6g Pa (goal -200), sigma_zz %.6g Pa (goal -400), %ld updates, %d in a row "
+           "within tolerance\n",
+           sa.stress[0][0], sa.stress[2][2], sa.updates, sa.held);
+    /* a version-4 file has no CTRL section and loads without a controller;
+     * a file of version 4 with the section is refused */
+    long n;
+    unsigned char *buf = slurp("test_restart_c1.grit", &n), *b = malloc((size_t)n);
+    uint64_t len;
+    const long ctrl = section_at(buf, n, "CTRL", &len);
+    CHECK(ctrl > 0 && buf[ctrl] == 1);
+    long m = cut(buf, n, "CTRL", ctrl - 16, 16 + (long)len, b);
+    set_version(b, m, 4);
+    spit(BAD, b, m);
+    grit_scene *v4 = grit_scene_load(BAD);
+    CHECK(v4 != NULL && grit_is_periodic(v4));
+    if (v4) {
+        grit_cell_ctrl_def dv;
+        CHECK(grit_cell_ctrl_get(v4, &dv) == GRIT_ESTATE);
+        CHECK(grit_step(v4, 10) == GRIT_OK);
+        grit_scene_destroy(v4);
+    }
+    set_version(b, m, 5);
+    spit(BAD, b, m);
+    expect_fail("section CTRL is missing");
+    memcpy(b, buf, (size_t)n);
+    set_version(b, n, 4);
+    spit(BAD, b, n);
+    expect_fail("section CTRL in a file of format version 4");
+    /* damaged sections: the flag, a definition the API refuses, the counters */
+    memcpy(b, buf, (size_t)n);
+    b[ctrl] = 2;
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CTRL: flag 2");
+    memcpy(b, buf, (size_t)n);
+    double g = 1.5; /* gain: after the flag, 3 modes, 3 goals, 9 gradient entries */
+    memcpy(b + ctrl + 1 + 12 + 24 + 72, &g, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CTRL: gain = 1.5 is out of range");
+    memcpy(b, buf, (size_t)n);
+    int32_t cd = 3; /* countdown = every */
+    memcpy(b + ctrl + 1 + 12 + 24 + 72 + 24 + 8, &cd, 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CTRL: countdown 3 (every 3)");
+    free(b);
+    free(buf);
+    remove("test_restart_c1.grit");
+    remove("test_restart_c2.grit");
+    grit_scene_destroy(a);
+}
+
 /* grit_save never leaves a partial file at its destination. */
 static void save_errors(void)
 {
@@ -993,6 +1083,7 @@ int main(void)
     RUN(crafted_bytes);
     RUN(older_versions_load);
     RUN(cell_section_errors);
+    RUN(bitwise_restart_periodic_ctrl);
     RUN(save_errors);
     remove(GOOD);
     remove(BAD);

@@ -12,6 +12,7 @@
 #define GRIT_CELL_IMPL_H
 
 #include "core/scene_impl.h"
+#include "grit/cell.h"
 
 /* ---- 3x3 matrices ---- */
 static inline double m3_at(const grit_mat3 *m, int i, int j) { return v3_get(m->c[j], i); }
@@ -83,6 +84,13 @@ typedef struct grit_cell {
     /* stress power: virial sum F (x) l of the previous step */
     grit_mat3 virial_prev;
     bool virial_prev_set;
+
+    /* the stress/strain controller (cellctrl.c) */
+    bool ctrl_on;
+    grit_cell_ctrl_def ctrl;
+    int ctrl_countdown; /* steps before its next update (0: at the start of the next step) */
+    int ctrl_held;      /* updates in a row within tolerance */
+    long ctrl_updates;  /* updates since grit_cell_ctrl_set */
 } grit_cell;
 
 /* Shift s = H k and velocity shift dvs = L H_half k of B's image (spec 1.6,

@@ -9,6 +9,7 @@
 #include "contact/contact_loop.h"
 #include "core/clock.h"
 #include "core/cell_impl.h"
+#include "core/cellctrl.h"
 #include "core/health.h"
 #include "core/validate.h"
 #include "integrate/integrate.h"
@@ -89,6 +90,7 @@ int grit_step(grit_scene *s, long n)
         const double dt = s->dt; /* this step's (dyn_dt may set the next one's) */
         int rc = grit_contact_prepare(s);
         if (rc) return rc;
+        if (s->cell) grit_cell_ctrl_update(s); /* the stress servo: this step's gradient, from the forces now */
         if (s->cell && (rc = grit_cell_prologue(s))) return rc;
         double t0 = now();
         rc = grit_leapfrog(s);

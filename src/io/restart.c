@@ -305,6 +305,28 @@ static void sec_inlets(sink *k, const grit_scene *s)
     }
 }
 
+/* The cell's stress/strain controller (core/cellctrl.c; version 5 on): a
+ * flag, then its definition and counters. */
+static void sec_ctrl(sink *k, const grit_scene *s)
+{
+    const grit_cell *c = s->cell;
+    put_u8(k, c && c->ctrl_on);
+    if (!c || !c->ctrl_on) return;
+    const grit_cell_ctrl_def *d = &c->ctrl;
+    for (int a = 0; a < 3; a++) put_i32(k, d->mode[a]);
+    for (int a = 0; a < 3; a++) put_f64(k, d->goal[a]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) put_f64(k, d->grad_v[i][j]);
+    put_f64(k, d->gain);
+    put_f64(k, d->max_rate);
+    put_f64(k, d->stress_tol);
+    put_i32(k, d->every);
+    put_i32(k, d->settle);
+    put_i32(k, c->ctrl_countdown);
+    put_i32(k, c->ctrl_held);
+    put_i64(k, c->ctrl_updates);
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
@@ -314,6 +336,7 @@ static const struct {
     {"CONT", sec_contacts}, {"LOC6", sec_local6}, {"BPST", sec_bpstate}, {"CELL", sec_cell},
     {"INLT", sec_inlets},
     {"DYDT", sec_dyndt},
+    {"CTRL", sec_ctrl},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

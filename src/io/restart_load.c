@@ -22,6 +22,7 @@
 #include "grit/reflect.h"
 #include "material/material.h"
 #include "integrate/local6.h"
+#include "core/cellctrl.h"
 #include "io/restart_format.h"
 #include "shape/shape.h"
 
@@ -794,6 +795,41 @@ static int load_inlets(loader *L)
     return L->msg[0] ? -1 : 0;
 }
 
+/* after CELL: the controller of a periodic cell */
+static int load_ctrl(loader *L)
+{
+    grit_scene *s = L->s;
+    const uint8_t on = get_u8(L);
+    if (L->msg[0]) return -1;
+    if (on > 1) return fail(L, "section CTRL: flag %u is neither 0 (no controller) nor 1", on);
+    if (!on) return 0;
+    if (!s->cell) return fail(L, "section CTRL: a controller in a file without a periodic cell");
+    grit_cell_ctrl_def d = grit_default_cell_ctrl_def();
+    for (int a = 0; a < 3; a++) d.mode[a] = (int32_t)get_u32(L);
+    for (int a = 0; a < 3; a++) d.goal[a] = get_f64(L);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) d.grad_v[i][j] = get_f64(L);
+    d.gain = get_f64(L);
+    d.max_rate = get_f64(L);
+    d.stress_tol = get_f64(L);
+    d.every = (int32_t)get_u32(L);
+    d.settle = (int32_t)get_u32(L);
+    const int32_t countdown = (int32_t)get_u32(L), held = (int32_t)get_u32(L);
+    const int64_t updates = get_i64(L);
+    if (L->msg[0]) return -1;
+    if (grit_cell_ctrl_check(s, &d, "section CTRL")) return fail(L, "%s", grit_last_error(s));
+    if (countdown < 0 || countdown >= d.every || held < 0 || updates < 0)
+        return fail(L, "section CTRL: countdown %d (every %d), held %d, updates %lld are not a valid state", countdown,
+                    d.every, held, (long long)updates);
+    grit_cell *c = s->cell;
+    c->ctrl = d;
+    c->ctrl_on = true;
+    c->ctrl_countdown = countdown;
+    c->ctrl_held = held;
+    c->ctrl_updates = (long)updates;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ driver */
 typedef struct section {
     char tag[5];
@@ -952,6 +988,7 @@ grit_scene *grit_scene_load(const char *path)
         {"BPST", load_bpstate, 0, UINT64_MAX, 0},    {"CELL", load_cell, 0, UINT64_MAX, 2},
         {"INLT", load_inlets, 0, UINT64_MAX, 4},
         {"DYDT", load_dyndt, 0, UINT64_MAX, 4},
+        {"CTRL", load_ctrl, 0, UINT64_MAX, 5},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
