@@ -3,17 +3,17 @@
  *
  * The spheres start on a jittered cubic lattice filling a cubic periodic cell
  * at the solid fraction phi0 (a loose gas, no overlaps, deterministic for a
- * seed). Two phases, steered every CONTROL_EVERY steps through the cell's
- * velocity gradient L:
- *   compress  L = compress_rate e I with e = clamp((p - pressure) / pressure,
- *             -1, 1): full rate while the gas is loose, slowing down as the
- *             mean pressure p nears its target; done when |e| < TOL has held
- *             for SETTLE consecutive checks;
+ * seed). The cell's stress/strain controller (grit_cell_ctrl_set) steers it
+ * in two phases, the run checking it every CONTROL_EVERY steps:
+ *   compress  every diagonal stress to -pressure (at most compress_rate);
+ *             done when the controller has converged: SETTLE updates in a
+ *             row within stress_tol;
  *   shear     L_xy = shear_rate (simple shear, v_x = shear_rate y) and, with
- *             hold_pressure, L_yy = compress_rate clamp(GAIN (p_yy -
- *             pressure) / pressure, -1, 1), a servo that keeps the normal
- *             stress -sigma_yy at the pressure (constant volume otherwise).
- * The run writes stress.csv (stress tensor, deformation gradient, gradient). */
+ *             hold_pressure, sigma_yy held at -pressure (L_xx = L_zz = 0);
+ *             at constant volume otherwise.
+ * The controller is part of the scene: `grit run restart` of a saved run
+ * goes on steering it. The run writes stress.csv (stress tensor,
+ * deformation gradient, gradient). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,10 @@
       "velocity gradient L_xy of the simple shear after the compression (v_x = shear_rate y)") \
     X(flag, hold_pressure, true, "-", 0, 1, 0, NULL, \
       "while shearing, servo L_yy to keep -sigma_yy = pressure; false: shear at constant volume") \
+    X(double, servo_gain, 0.5, "-", 0.0, 1.0, GRIT_P_MIN_EXCL | GRIT_P_MAX_EXCL, NULL, \
+      "fraction of the stress error the cell's servo removes per update if the assembly were affine") \
+    X(double, stress_tol, 0.02, "-", 0.0, 1.0, 0, NULL, \
+      "the compression is done when every diagonal stress is within this fraction of the pressure") \
     X(int, seed, 1, "-", 0, 2147483647, 0, NULL, "random seed of the radii and the lattice jitter")
 /* clang-format on */
 
@@ -49,12 +53,11 @@ static const grit_param_table periodic_table = {"periodic", periodic_params,
                                                 (int)(sizeof periodic_params / sizeof periodic_params[0])};
 
 enum { CONTROL_EVERY = 10, SETTLE = 50 };
-static const double TOL = 0.02, GAIN = 20.0;
 
 static periodic_def per;
 static grit_frictmat_def mat;
 static struct {
-    int phase, settled;
+    int phase;
     double volume0; /* the spheres' volume, for the solid fraction */
 } ctl;
 
@@ -68,33 +71,40 @@ static double uniform(uint64_t *state)
     return (double)(z >> 11) * 0x1.0p-53;
 }
 
-static double clamp1(double x) { return x < -1 ? -1 : x > 1 ? 1 : x; }
+static int set_ctrl(grit_scene *s, int phase, char *err, size_t len)
+{
+    grit_cell_ctrl_def d = grit_default_cell_ctrl_def();
+    for (int a = 0; a < 3; a++) {
+        const bool held = phase == 0 || (a == 1 && per.hold_pressure);
+        d.mode[a] = held ? GRIT_CTRL_STRESS : GRIT_CTRL_RATE;
+        d.goal[a] = held ? -per.pressure : 0;
+    }
+    if (phase == 1) d.grad_v[0][1] = per.shear_rate;
+    d.gain = per.servo_gain;
+    d.max_rate = per.compress_rate;
+    d.stress_tol = per.stress_tol;
+    d.settle = SETTLE;
+    if (grit_cell_ctrl_set(s, &d)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+    return 0;
+}
 
 static int control(job *j, grit_scene *s, long *next, char *err, size_t len)
 {
     (void)j;
-    double sig[3][3], L[3][3] = {{0}};
-    if (grit_stress(s, sig)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
-    const double p = -(sig[0][0] + sig[1][1] + sig[2][2]) / 3;
     if (ctl.phase == 0) {
-        const double e = clamp1((p - per.pressure) / per.pressure);
-        ctl.settled = fabs(e) < TOL ? ctl.settled + 1 : 0;
-        if (ctl.settled < SETTLE) {
-            for (int a = 0; a < 3; a++) L[a][a] = per.compress_rate * e;
-        } else {
+        grit_cell_ctrl_state st;
+        if (grit_cell_ctrl_get_state(s, &st)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
+        if (st.converged) {
             ctl.phase = 1;
+            const double p = -(st.stress[0][0] + st.stress[1][1] + st.stress[2][2]) / 3;
             printf("grit run periodic: pressure %.4g Pa held from step %ld (t = %.6g s, solid fraction %.4f): "
                    "shearing at %g 1/s\n",
                    p, grit_step_count(s), grit_time(s), ctl.volume0 / grit_cell_volume(s), per.shear_rate);
             fflush(stdout);
+            if (set_ctrl(s, 1, err, len)) return -1;
         }
     }
-    if (ctl.phase == 1) {
-        L[0][1] = per.shear_rate;
-        if (per.hold_pressure) L[1][1] = per.compress_rate * clamp1(GAIN * (-sig[1][1] - per.pressure) / per.pressure);
-    }
-    if (grit_cell_set_grad_v(s, L)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
-    *next = grit_step_count(s) + CONTROL_EVERY;
+    *next = ctl.phase == 0 ? grit_step_count(s) + CONTROL_EVERY : -1;
     return 0;
 }
 
@@ -117,7 +127,7 @@ static void init(job *j)
 static int build(job *j, grit_scene *s, char *err, size_t len)
 {
     (void)j;
-    ctl.phase = ctl.settled = 0;
+    ctl.phase = 0;
     const int m = grit_add_frictmat(s, &mat);
     if (m < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     uint64_t rng = (uint64_t)per.seed;
@@ -157,7 +167,7 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     free(r);
     const double H[3][3] = {{edge, 0, 0}, {0, edge, 0}, {0, 0, edge}};
     if (grit_cell_set(s, H)) return snprintf(err, len, "%s", grit_last_error(s)), -1;
-    return 0;
+    return set_ctrl(s, 0, err, len);
 }
 
 const preproc preproc_periodic = {

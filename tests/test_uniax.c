@@ -414,8 +414,9 @@ static void periodic_variant(void)
     /* every sphere has all its neighbours: 18 bonds in the lattice, up to jitter */
     CHECK(r.bonds_per_sphere > 14 && r.bonds_per_sphere < 20);
     CHECK(r.young > 10e9 && r.ft > 1e6 && r.poisson > 0 && r.poisson < 0.4 && r.gf > 0);
-    /* the servo holds the lateral stresses near zero against the axial one */
-    CHECK(worst > 0 && worst < 0.02);
+    /* the cell's controller holds the lateral stresses near zero against the axial one */
+    printf("  periodic: largest lateral stress before the peak %.3g of the axial one; nu %.4f\n", worst, r.poisson);
+    CHECK(worst > 0 && worst < 0.004); /* 0.0099 with the PI servo the variant had before */
     /* the lateral strain contracts as the cell is pulled */
     CHECK(r.tension.lateral[r.tension.n / 4] < 0);
     grit_uniax_result_free(&r);

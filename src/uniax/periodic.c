@@ -1,33 +1,29 @@
 /* grit: the uniaxial test on a periodic cell: the bonded packing itself,
  * with no supports and so no boundary effect. The cell is strained along
- * the axis through its velocity gradient, L_aa = rate; a servo on the two
- * lateral components keeps the lateral stresses at zero (uniaxial stress).
- * Stress from the contacts (Love-Weber over the cell), strain from the cell.
- *
- * The servo, every sample (T = sample_every steps): with x the lateral
- * stress and M the affine modulus of the cell along that axis
- * (sum_c K_N l^2 n^4 / V, an upper bound of the real one),
- *   L = L_I - G_P x / (M T),   L_I <- L_I - G_I x / (M T),
- * a PI controller on the strain rate. With an affine response the error
- * obeys x' = (1 - G_P) x + y, y' = y - G_I x: eigenvalues of modulus
- * sqrt(1 - G_P + G_I) = 0.77 per sample for the gains below, so it settles
- * in a few samples; the real assembly is softer, which only slows it. The
- * integral starts from -0.2 rate (a Poisson ratio of 0.2), so that the
- * first samples are nearly right already. */
+ * the axis through its velocity gradient, L_aa = rate; the cell's
+ * stress/strain controller (core/cellctrl.c, docs/periodic.md "Stress
+ * control") holds the two lateral stresses at zero (uniaxial stress),
+ * updating the lateral rates every step: its affine feed-forward gives
+ * them the contraction an affine assembly would have, its servo removes
+ * half the remaining lateral stress per step without overshoot.
+ * Stress from the contacts (Love-Weber over the cell), strain from the cell. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/cellctrl.h"
 #include "grit/cell.h"
 #include "grit/stress.h"
 #include "uniax/uniax_impl.h"
 
-static const double G_P = 0.5, G_I = 0.1;
+/* the lateral rates stay within this multiple of the axial one (a Poisson
+ * ratio below 0.5 needs half of it; a cracking cell springs back faster) */
+static const double LATERAL_CAP = 4.0;
 
 typedef struct cellrun {
     grit_scene *s;
     int axis, n, bonds;
-    double H0[3][3], V0, confinement, M[3], LI[3];
+    double H0[3][3], V0, confinement;
 } cellrun;
 
 static int build(const grit_uniax_specimen *spec, const grit_uniax_def *def, cellrun *c, char *err, size_t errlen)
@@ -50,13 +46,7 @@ static int build(const grit_uniax_specimen *spec, const grit_uniax_def *def, cel
     grit_cell_get(c->s, c->H0);
     c->V0 = grit_cell_volume(c->s);
     c->n = p->n;
-    int cursor = 0;
-    grit_contact_info ci;
-    while (grit_contact_next(c->s, &cursor, &ci)) {
-        const double l = ci.lens[0] + ci.lens[1] + ci.uN, nn[3] = {ci.normal.x, ci.normal.y, ci.normal.z};
-        for (int k = 0; k < 3; k++) c->M[k] += ci.kn * l * l * nn[k] * nn[k] * nn[k] * nn[k] / c->V0;
-        c->bonds++;
-    }
+    c->bonds = grit_contact_count(c->s);
     return GRIT_OK;
 }
 
@@ -100,10 +90,21 @@ static int one_run(const grit_uniax_specimen *spec, const grit_uniax_def *def, c
     int rc = build(spec, def, &c, err, errlen);
     if (rc) goto done;
     const int a = c.axis, run = rate > 0 ? GRIT_UNIAX_TENSION : GRIT_UNIAX_COMPRESSION;
-    const double dt = grit_dt(c.s), T = def->sample_every * dt;
-    double L[3][3] = {{0}};
-    for (int k = 0; k < 3; k++) c.LI[k] = L[k][k] = k == a ? rate : -0.2 * rate;
+    const double dt = grit_dt(c.s);
+    grit_cell_ctrl_def ctl = grit_default_cell_ctrl_def();
+    for (int k = 0; k < 3; k++) {
+        ctl.mode[k] = k == a ? GRIT_CTRL_RATE : GRIT_CTRL_STRESS;
+        ctl.goal[k] = k == a ? rate : 0;
+    }
+    /* an update at every step: once per sample leaves 0.7 % of lateral stress, not 0.3 % */
+    ctl.max_rate = LATERAL_CAP * fabs(rate);
+    double L[3][3];
+    grit_cell_ctrl_command(c.s, &ctl, dt, L, NULL); /* the affine contraction from the start */
     follow_field(c.s, L, c.n);
+    if (grit_cell_ctrl_set(c.s, &ctl)) {
+        rc = uniax_fail(err, errlen, GRIT_EINVAL, "uniax: %s", grit_last_error(c.s));
+        goto done;
+    }
     const long start = grit_step_count(c.s);
     const int every = opts && opts->monitor_every > 0 ? opts->monitor_every : 100;
     double sig[3][3], omega, peak;
@@ -117,8 +118,7 @@ static int one_run(const grit_uniax_specimen *spec, const grit_uniax_def *def, c
     uniax_track tr;
     uniax_track_start(&tr, def, rate > 0 ? 1 : -1, c.confinement, curve);
     for (int samples = 1; !why; samples++) {
-        if (grit_cell_set_grad_v(c.s, L) ||
-            grit_step(c.s, def->sample_every < def->max_steps - (grit_step_count(c.s) - start)
+        if (grit_step(c.s, def->sample_every < def->max_steps - (grit_step_count(c.s) - start)
                                ? def->sample_every
                                : def->max_steps - (grit_step_count(c.s) - start))) {
             rc = uniax_fail(err, errlen, GRIT_ENUMERIC, "uniax: %s (periodic %s run, strain %g)",
@@ -128,12 +128,6 @@ static int one_run(const grit_uniax_specimen *spec, const grit_uniax_def *def, c
         grit_stress(c.s, sig);
         e = strain_of(&c, a), s = sig[a][a] + c.confinement;
         const double lat = 0.5 * (strain_of(&c, (a + 1) % 3) + strain_of(&c, (a + 2) % 3));
-        for (int k = 0; k < 3; k++) {
-            if (k == a) continue;
-            const double x = sig[k][k], m = c.M[k] > 0 ? c.M[k] : 1;
-            c.LI[k] -= G_I * x / (m * T);
-            L[k][k] = c.LI[k] - G_P * x / (m * T);
-        }
         why = uniax_track_point(&tr, curve, e, s, grit_step_count(c.s) - start, &peak);
         omega = NAN;
         if ((why || samples % every == 0) &&

@@ -50,12 +50,20 @@ print(f"periodic: shear strain {last['F_xy'] / last['F_yy']:.3f}, p {last['p']:.
       f"sigma_xy/-sigma_yy {last['s_xy'] / -last['s_yy']:.3f}; restart file = last row")
 PY
 
-# continued by `grit run restart`: the last gradient goes on (the preprocessor's servo does not), and
-# stress.csv goes on from the saved step
+# continued by `grit run restart`: the cell's controller goes on shearing with sigma_yy held (L_yy keeps
+# changing), and stress.csv goes on from the saved step
 expect_ok run restart file=per.grit steps=500 out=more vtk_every=-1 progress=0
 [ -s more/stress.csv ] || fail "the continued periodic run wrote no stress.csv"
 [ "$(sed -n 2p more/stress.csv | cut -d, -f1)" = "$(tail -1 per/stress.csv | cut -d, -f1)" ] ||
     fail "the continued stress.csv does not start at the saved step"
+grit_python - more/stress.csv <<'PY' || fail "the restarted run does not continue the controller"
+import sys
+from grit.records import read_csv
+d = read_csv(sys.argv[1])
+assert all(v == 1.0 for v in d["L_xy"][1:]), "shearing at 1/s throughout"
+assert len(set(d["L_yy"][1:])) > 5, "L_yy is steered, not frozen"
+assert abs(-d["s_yy"][-1] - 5e4) < 0.1 * 5e4, f"normal stress {-d['s_yy'][-1]} held at 5e4 Pa"
+PY
 
 # the plot of stress.csv
 expect_ok plot per/stress.csv
@@ -75,10 +83,11 @@ expect_error 2 "parameter 'phi0' = 0.45 is too dense for 64 spheres" run periodi
 expect_error 2 "parameter 'phi0' = 0.75 is out of range: must be \(0, 0.5\]" run periodic phi0=0.75
 expect_error 2 "parameter 'pressure' = -1 is out of range" run periodic pressure=-1
 expect_error 2 "parameter 'n' = 4 is out of range" run periodic n=4
+expect_error 2 "parameter 'servo_gain' = 1 is out of range" run periodic servo_gain=1
 
 # help
 expect_ok help run periodic
-for key in n phi0 pressure compress_rate shear_rate hold_pressure young save out; do
+for key in n phi0 pressure compress_rate shear_rate hold_pressure servo_gain stress_tol young save out; do
     grep -q "^  $key  *= " out.txt || fail "help run periodic lacks $key"
 done
 expect_ok help run
