@@ -36,8 +36,8 @@ GRIT_BEGIN_DECLS
  * (geometry, law). Files of versions 1 and 2 still load: their scene's law
  * becomes the law of their materials. 4: the inlets (section INLT: their
  * definitions, records and random streams) and the adaptive
- * time step's previous step (section DYDT). */
-enum { GRIT_RESTART_VERSION = 4 };
+ * time step's previous step (section DYDT). 5: clumps (section CLMP). */
+enum { GRIT_RESTART_VERSION = 5 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the
