@@ -5,16 +5,15 @@
 A clump is a body particle (shape "Clump": mass, inertia, motion) followed by its members, spheres whose ids
 follow the body's; members touch everything but their own clump, and their forces are summed on the body."""
 import ctypes
-import numbers
 
 import numpy as np
 
 from . import _lib
 from .errors import ParameterError
-from .params import as_vec3
 
 
-def _template(centers, radii, what):
+def template(centers, radii, what):
+    """Member centres (n, 3) and radii (n,) as contiguous arrays."""
     c = np.asarray(centers, dtype=float)
     if c.ndim != 2 or c.shape[1] != 3 or len(c) == 0:
         raise ParameterError(f"{what}: centers must have shape (n, 3) with n >= 1, not {c.shape}")
@@ -26,34 +25,6 @@ def _template(centers, radii, what):
     if r.shape != (n,):
         raise ParameterError(f"{what}: radii must be a number or have shape ({n},), not {r.shape}")
     return np.ascontiguousarray(c), np.ascontiguousarray(r)
-
-
-def _quat(q, what):
-    q = tuple(float(x) for x in q)
-    if len(q) != 4:
-        raise ParameterError(f"{what}: ori must be a quaternion (w, x, y, z), not {q!r}")
-    return _lib.Quat(*q)
-
-
-def make_def(c, r, mat_index, pos=(0.0, 0.0, 0.0), ori=(1.0, 0.0, 0.0, 0.0), vel=(0.0, 0.0, 0.0),
-             angvel=(0.0, 0.0, 0.0), blocked=0, mask=None, cells_per_radius=48, what="add_clump"):
-    """The C definition (grit_clump_def); `c` and `r` must stay alive while it is used."""
-    d = _lib.get().grit_default_clump_def()
-    d.n = len(c)
-    d.centers = c.ctypes.data_as(ctypes.POINTER(_lib.Vec3))
-    d.radii = r.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-    d.material = mat_index
-    d.pos = _lib.Vec3(*as_vec3(pos, f"{what}: pos"))
-    d.ori = _quat(ori, what)
-    d.vel = _lib.Vec3(*as_vec3(vel, f"{what}: vel"))
-    d.angvel = _lib.Vec3(*as_vec3(angvel, f"{what}: angvel"))
-    d.blocked = int(blocked)
-    if mask is not None:
-        d.mask = int(mask)
-    if isinstance(cells_per_radius, bool) or not isinstance(cells_per_radius, numbers.Integral):
-        raise ParameterError(f"{what}: cells_per_radius = {cells_per_radius!r} is not an integer")
-    d.cells_per_radius = int(cells_per_radius)
-    return d
 
 
 def properties(scene, d):
@@ -80,7 +51,8 @@ def add_many(scene, c, r, positions, mat_index, vel, seed, random_ori, cells_per
         raise ParameterError("add_clumps: positions must be finite")
     n = len(x)
     v = np.zeros((n, 3)) if vel is None else np.broadcast_to(np.asarray(vel, dtype=float), (n, 3))
-    d = make_def(c, r, mat_index, cells_per_radius=cells_per_radius, mask=mask, what="add_clumps")
+    from .shapes import Clump
+    d = Clump(c, r, mask=mask, cells_per_radius=cells_per_radius).cdef(mat_index)
     centre = np.array(properties(scene, d)["center"])
     cc = np.ascontiguousarray(c - centre)  # rotations turn the template about its centre of mass
     d.centers = cc.ctypes.data_as(ctypes.POINTER(_lib.Vec3))

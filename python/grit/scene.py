@@ -19,7 +19,7 @@ from . import clump as _clump
 from . import inlet as _inlet
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
-from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
+from .shapes import Clump, Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
 
 Vec = Sequence[float]  # three numbers: a tuple, a list or a NumPy array
@@ -462,17 +462,15 @@ class Scene:
         ``radii[k]`` at ``pos + R(ori) centers[k]``. The body sits at the centre of mass of the union (overlaps
         counted once) with velocity `vel` and angular velocity `angvel`; `blocked` names blocked DoFs of the body
         ("xyzXYZ" letters). Returns the body's id; the members are the ids that follow it."""
-        c, r = _clump._template(centers, radii, "add_clump")
-        d = _clump.make_def(c, r, self._material_for(mat), pos, ori, vel, angvel, dofs_to_bits(blocked), mask,
-                            cells_per_radius)
-        return self._check(_LIB.grit_add_clump(self._p(), ctypes.byref(d)))
+        return self.add(Clump(centers, radii, pos, ori, mat, vel, angvel, blocked=blocked, mask=mask,
+                              cells_per_radius=cells_per_radius))
 
     def add_clumps(self, centers, radii, positions, mat=None, vel=None, seed=1, random_ori=True, mask=None,
                    cells_per_radius=48):
         """Place the clump template (member `centers`, `radii`) at each of `positions` (N, 3): its centre of mass
         goes there, turned by a rotation drawn uniformly (seeded by `seed`; ``random_ori=False``: as given).
         `vel` (3,) or (N, 3). Returns the body ids as an int array."""
-        c, r = _clump._template(centers, radii, "add_clumps")
+        c, r = _clump.template(centers, radii, "add_clumps")
         return _clump.add_many(self, c, r, positions, self._material_for(mat), vel, seed, random_ori,
                                cells_per_radius, mask)
 
@@ -480,9 +478,7 @@ class Scene:
         """Mass properties of a clump template without adding it: a dict with mass, volume, center (of mass,
         template frame), inertia (principal moments, ascending), ori (principal axes) and exact (members
         disjoint: closed form; else the grid integration of docs/clumps.md)."""
-        c, r = _clump._template(centers, radii, "clump_properties")
-        d = _clump.make_def(c, r, self._material_for(mat), cells_per_radius=cells_per_radius,
-                            what="clump_properties")
+        d = Clump(centers, radii, cells_per_radius=cells_per_radius).cdef(self._material_for(mat))
         return _clump.properties(self, d)
 
     def clump_of(self, pid):

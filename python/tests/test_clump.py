@@ -23,6 +23,8 @@ def test_two_sphere_clump_inertia():
                                    2 * (0.4 * m1 * r * r + m1 * a * a)], rtol=1e-13, atol=0)
     assert np.allclose(p.pos, (1, 2, 3), atol=1e-15)
     assert s.clump_of(body + 2) == (body, 2) and s.particles[body + 1].shape == "sphere"
+    again = s.add(grit.Clump([(-a, 0, 0), (a, 0, 0)], r, pos=(1, 2, 3), mat=m))  # the same as a shape
+    assert again == body + 3 and s.particles[again].inertia == p.inertia
     loc, rad = s.clump_members(body)
     assert np.allclose(np.abs(loc[:, 0]), a, atol=1e-15) and np.allclose(rad, r)
     props = s.clump_properties([(-a, 0, 0), (a, 0, 0)], r, mat=m)
