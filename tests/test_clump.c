@@ -215,6 +215,8 @@ static void dropped_clump_rests(void)
     CHECK_ABS(F.x, 0, 1e-10 * mass * 9.81);
     CHECK_ABS(F.y, 0, 1e-10 * mass * 9.81);
     CHECK(x.z > 0 && x.z < 0.02);
+    /* at rest: the body's net force is zero, the members' contact forces do not count */
+    CHECK(grit_unbalanced_force(s) < 1e-9);
     grit_scene_destroy(s);
 }
 
