@@ -4,7 +4,10 @@
 
 A clump is a body particle (shape "Clump": mass, inertia, motion) followed by its members, spheres whose ids
 follow the body's; members touch everything but their own clump, and their forces are summed on the body."""
+from __future__ import annotations
+
 import ctypes
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -12,7 +15,7 @@ from . import _lib
 from .errors import ParameterError
 
 
-def template(centers, radii, what):
+def template(centers: Any, radii: Any, what: str) -> Tuple[np.ndarray, np.ndarray]:
     """Member centres (n, 3) and radii (n,) as contiguous arrays."""
     c = np.asarray(centers, dtype=float)
     if c.ndim != 2 or c.shape[1] != 3 or len(c) == 0:
@@ -27,7 +30,7 @@ def template(centers, radii, what):
     return np.ascontiguousarray(c), np.ascontiguousarray(r)
 
 
-def properties(scene, d):
+def properties(scene: Any, d: Any) -> Dict[str, Any]:
     """Mass properties of the clump `d` would make, as a dict."""
     p = _lib.ClumpProps()
     scene._check(_lib.get().grit_clump_properties(scene._p(), ctypes.byref(d), ctypes.byref(p)))
@@ -35,14 +38,15 @@ def properties(scene, d):
             "ori": (p.ori.w, p.ori.x, p.ori.y, p.ori.z), "exact": bool(p.exact)}
 
 
-def random_quaternions(n, seed):
+def random_quaternions(n: int, seed: int) -> np.ndarray:
     """n rotations uniform over SO(3) (normalised 4-D Gaussians), from a seeded generator."""
     g = np.random.default_rng(seed)
     q = g.normal(size=(n, 4))
     return q / np.linalg.norm(q, axis=1)[:, None]
 
 
-def add_many(scene, c, r, positions, mat_index, vel, seed, random_ori, cells_per_radius, mask):
+def add_many(scene: Any, c: np.ndarray, r: np.ndarray, positions: Any, mat_index: int, vel: Any, seed: int,
+             random_ori: bool, cells_per_radius: int, mask: Optional[int]) -> np.ndarray:
     """Scene.add_clumps: the template centred at its centre of mass, then placed at each position."""
     x = np.asarray(positions, dtype=float)
     if x.ndim != 2 or x.shape[1] != 3:
@@ -67,14 +71,14 @@ def add_many(scene, c, r, positions, mat_index, vel, seed, random_ori, cells_per
     return ids
 
 
-def clump_of(scene, pid):
+def clump_of(scene: Any, pid: int) -> Tuple[int, int]:
     """(body id, member count) of a clump body or member."""
     body, n = ctypes.c_int(), ctypes.c_int()
     scene._check(_lib.get().grit_get_clump(scene._p(), pid, ctypes.byref(body), ctypes.byref(n)))
     return body.value, n.value
 
 
-def members(scene, body):
+def members(scene: Any, body: int) -> Tuple[np.ndarray, np.ndarray]:
     """Member centres in the body's principal frame (n, 3) and radii (n,)."""
     _, n = clump_of(scene, body)
     loc, rad = np.empty((n, 3)), np.empty(n)

@@ -225,9 +225,10 @@ class Clump(_Body):
     kind = "clump"
     struct = _lib.ClumpDef
 
-    def __init__(self, centers, radii, pos=(0.0, 0.0, 0.0), ori=(1.0, 0.0, 0.0, 0.0), mat=None,
-                 vel=(0.0, 0.0, 0.0), angvel=(0.0, 0.0, 0.0), fixed=False, blocked="", mask=None,
-                 cells_per_radius=48):
+    def __init__(self, centers: Any, radii: Any, pos: Vec = (0.0, 0.0, 0.0),
+                 ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0), mat: Optional[Material] = None,
+                 vel: Vec = (0.0, 0.0, 0.0), angvel: Vec = (0.0, 0.0, 0.0), fixed: bool = False, blocked: str = "",
+                 mask: Optional[int] = None, cells_per_radius: int = 48) -> None:
         from .clump import template
         super().__init__(pos, mat, vel, angvel, ori, fixed, blocked, mask)
         self.centers, self.radii = template(centers, radii, "clump")
@@ -235,7 +236,7 @@ class Clump(_Body):
             raise ParameterError(f"clump: cells_per_radius = {cells_per_radius!r} is not an integer")
         self.cells_per_radius = int(cells_per_radius)
 
-    def fill(self, d):
+    def fill(self, d: Any) -> None:
         super().fill(d)
         d.n = len(self.radii)
         d.centers = self.centers.ctypes.data_as(ctypes.POINTER(_lib.Vec3))  # alive with self
