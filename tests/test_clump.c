@@ -23,7 +23,7 @@ static void two_spheres_disjoint(void)
     const double rr[2] = {r, r};
     grit_clump_def d = clump_def(m, 2, c, rr);
     grit_clump_props p;
-    CHECK(grit_clump_properties(s, &d, &p) == GRIT_OK);
+    CHECK(grit_get_clump_properties(s, &d, &p) == GRIT_OK);
     const double m1 = 4.0 / 3.0 * M_PI * r * r * r * rho;
     CHECK(p.exact);
     CHECK_REL(p.mass, 2 * m1, 1e-14);
@@ -50,7 +50,7 @@ static void two_spheres_disjoint(void)
     CHECK_VEC(x, c[0].x, c[0].y, c[0].z, 1e-15);
     grit_get_pos(s, id + 2, &x);
     CHECK_VEC(x, c[1].x, c[1].y, c[1].z, 1e-15);
-    CHECK(grit_clump_count(s) == 1);
+    CHECK(grit_get_clump_count(s) == 1);
     grit_scene_destroy(s);
 }
 
@@ -91,7 +91,7 @@ static void two_spheres_overlapping(void)
         grit_clump_def d = clump_def(m, 2, c, rr);
         d.cells_per_radius = cells[q];
         grit_clump_props p;
-        CHECK(grit_clump_properties(s, &d, &p) == GRIT_OK);
+        CHECK(grit_get_clump_properties(s, &d, &p) == GRIT_OK);
         CHECK(!p.exact);
         const double ev = p.volume / V - 1, ex = p.inertia.x / (rho * Ix) - 1, ey = p.inertia.y / (rho * Iy) - 1;
         printf("  cells/radius %4d: volume %+.2e, axial inertia %+.2e, transverse %+.2e, centre %.1e\n", cells[q],

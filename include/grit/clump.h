@@ -50,13 +50,13 @@ typedef struct grit_clump_props {
  * negative grit_status (nothing added). */
 int grit_add_clump(grit_scene *s, const grit_clump_def *def);
 /* Mass properties of the clump `def` would make (no particle is added). */
-int grit_clump_properties(grit_scene *s, const grit_clump_def *def, grit_clump_props *out);
+int grit_get_clump_properties(grit_scene *s, const grit_clump_def *def, grit_clump_props *out);
 /* For a clump body or member `id`: the body's id and the member count
  * (either may be NULL). GRIT_EINVAL if `id` is neither. */
 int grit_get_clump(const grit_scene *s, int id, int *body, int *n_members);
 /* Member k's centre in the body's principal frame and its radius. */
 int grit_get_clump_member(const grit_scene *s, int body, int k, grit_vec3 *local, double *radius);
-int grit_clump_count(const grit_scene *s);
+int grit_get_clump_count(const grit_scene *s);
 
 GRIT_END_DECLS
 

@@ -237,10 +237,10 @@ PROTOTYPES = {
     # clumps
     "grit_default_clump_def": (ClumpDef, []),
     "grit_add_clump": (c_int, [S, POINTER(ClumpDef)]),
-    "grit_clump_properties": (c_int, [S, POINTER(ClumpDef), POINTER(ClumpProps)]),
+    "grit_get_clump_properties": (c_int, [S, POINTER(ClumpDef), POINTER(ClumpProps)]),
     "grit_get_clump": (c_int, [S, c_int, POINTER(c_int), POINTER(c_int)]),
     "grit_get_clump_member": (c_int, [S, c_int, c_int, POINTER(Vec3), POINTER(c_double)]),
-    "grit_clump_count": (c_int, [S]),
+    "grit_get_clump_count": (c_int, [S]),
     # inlets
     "grit_default_inlet_def": (InletDef, []),
     "grit_add_inlet": (c_int, [S, POINTER(InletDef)]),

@@ -33,7 +33,7 @@ def template(centers: Any, radii: Any, what: str) -> Tuple[np.ndarray, np.ndarra
 def properties(scene: Any, d: Any) -> Dict[str, Any]:
     """Mass properties of the clump `d` would make, as a dict."""
     p = _lib.ClumpProps()
-    scene._check(_lib.get().grit_clump_properties(scene._p(), ctypes.byref(d), ctypes.byref(p)))
+    scene._check(_lib.get().grit_get_clump_properties(scene._p(), ctypes.byref(d), ctypes.byref(p)))
     return {"mass": p.mass, "volume": p.volume, "center": p.center.tuple(), "inertia": p.inertia.tuple(),
             "ori": (p.ori.w, p.ori.x, p.ori.y, p.ori.z), "exact": bool(p.exact)}
 

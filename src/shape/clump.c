@@ -268,7 +268,7 @@ static int clump_props(grit_scene *s, const grit_clump_def *d, grit_clump_props 
     return GRIT_OK;
 }
 
-int grit_clump_properties(grit_scene *s, const grit_clump_def *d, grit_clump_props *out)
+int grit_get_clump_properties(grit_scene *s, const grit_clump_def *d, grit_clump_props *out)
 {
     double E[3][3];
     grit_vec3 c;
@@ -413,4 +413,4 @@ int grit_get_clump_member(const grit_scene *s, int body, int k, grit_vec3 *local
     return GRIT_OK;
 }
 
-int grit_clump_count(const grit_scene *s) { return s->n_clumps; }
+int grit_get_clump_count(const grit_scene *s) { return s->n_clumps; }
