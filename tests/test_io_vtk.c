@@ -141,6 +141,7 @@ static void check_files(grit_scene *s, const int ids[4], const char *tag)
     CHECK(array(doc, "force", buf[4], 64) == 6);
     CHECK(array(doc, "angular_velocity", buf[5], 64) == 6 && array(doc, "torque", buf[6], 64) == 6);
     CHECK(array(doc, "offsets", buf[7], 64) == 2 && buf[7][0] == 1 && buf[7][1] == 2);
+    CHECK(array(doc, "clump", buf[8], 64) == 2 && buf[8][0] == -1 && buf[8][1] == -1); /* no clump members */
     for (int i = 0; i < 2; i++) {
         grit_vec3 x, v, f;
         grit_get_pos(s, ids[1 + i], &x), grit_get_vel(s, ids[1 + i], &v), grit_get_force(s, ids[1 + i], &f);

@@ -229,6 +229,42 @@ static void bitwise_restart(void)
     grit_scene_destroy(a);
 }
 
+/* The pile with 60 of its spheres replaced by clumps of three overlapping
+ * members in random orientations (docs/clumps.md): bodies integrated,
+ * members placed and summed, the collider skipping a clump's own pairs. */
+static grit_scene *clump_pile(void)
+{
+    grit_scene *s = pile_n(GRIT_LAW_IDEALELPL, 100);
+    const grit_vec3 c[3] = {v3(0, 0, 0), v3(0.009, 0, 0), v3(0.003, 0.007, 0.002)};
+    const double r[3] = {0.006, 0.005, 0.004};
+    for (int i = 0; i < 60; i++) {
+        grit_clump_def d = grit_default_clump_def();
+        d.n = 3;
+        d.centers = c;
+        d.radii = r;
+        d.material = i % 2;
+        d.pos = v3(0.02 + 0.026 * (i % 10), 0.02 + 0.026 * ((i / 10) % 10), 0.04 + 0.026 * (i / 10 % 2));
+        d.ori = q_normalized((grit_quat){rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5});
+        d.vel = v3(0.2 * (rnd() - 0.5), 0.2 * (rnd() - 0.5), -0.2 * rnd());
+        d.angvel = v3(10 * rnd(), 0, 0);
+        CHECK(grit_add_clump(s, &d) >= 0);
+    }
+    return s;
+}
+
+static void bitwise_restart_clumps(void)
+{
+    grit_scene *a = clump_pile();
+    n_save_load_n(a, clump_pile(), 2500);
+    int touching = 0; /* clump members in contact with anything */
+    for (int k = 0; k < a->c.n; k++)
+        if (a->c.pair[k].flags & CF_REAL)
+            touching += ((a->b.flags[a->c.pair[k].a] | a->b.flags[a->c.pair[k].b]) & PF_MEMBER) != 0;
+    printf("  %d real contacts with clump members\n", touching);
+    CHECK(touching > 50);
+    grit_scene_destroy(a);
+}
+
 /* LinEl6 (torques) with a law tester's kind of imposition (velocity,
  * force, angular velocity along local axes) active across the save. */
 static void bitwise_restart_linel6_imposed(void)
@@ -653,7 +689,7 @@ static void inconsistent_sizes(void)
         spit(BAD, b, n);               \
     } while (0)
     uint64_t last_len;
-    long last = section_at(buf, n, "CTRL", &last_len); /* the last section (version 5 on) */
+    long last = section_at(buf, n, "CLMP", &last_len); /* the last section (version 5 on) */
     v = last_len + 8; /* the last section longer than the file has room for */
     EDIT(last - 8, v);
     expect_fail("remain");
@@ -846,6 +882,54 @@ static void older_versions_load(void)
     set_version(b, m, 2); /* the same bytes as version 2: CELL must be there */
     spit(BAD, b, m);
     expect_fail("section CELL is missing");
+    free(b);
+    free(buf);
+    /* a version-4 file: a current one without CLMP; CLMP refused in it, and
+     * clump particles without it */
+    grit_scene *s4 = pile_n(GRIT_LAW_IDEALELPL, 30);
+    CHECK(grit_step(s4, 50) == GRIT_OK);
+    CHECK(grit_save(s4, GOOD) == GRIT_OK);
+    buf = slurp(GOOD, &n);
+    b = malloc((size_t)n);
+    long clmp = section_at(buf, n, "CLMP", &len);
+    CHECK(clmp > 0);
+    m = cut(buf, n, "CLMP", clmp - 16, 16 + (long)len, b);
+    set_version(b, m, 4);
+    spit(BAD, b, m);
+    grit_scene *t4 = grit_scene_load(BAD);
+    CHECK(t4 != NULL);
+    if (t4) {
+        CHECK(grit_step(s4, 50) == GRIT_OK && grit_step(t4, 50) == GRIT_OK);
+        check_same_state(s4, t4);
+        grit_scene_destroy(t4);
+    }
+    set_version(buf, n, 4);
+    spit(BAD, buf, n);
+    expect_fail("section CLMP in a file of format version 4");
+    free(b);
+    free(buf);
+    grit_scene_destroy(s4);
+    s4 = clump_pile();
+    CHECK(grit_save(s4, GOOD) == GRIT_OK);
+    grit_scene_destroy(s4);
+    buf = slurp(GOOD, &n);
+    b = malloc((size_t)n);
+    clmp = section_at(buf, n, "CLMP", &len);
+    m = cut(buf, n, "CLMP", clmp - 16, 16 + (long)len, b);
+    set_version(b, m, 4);
+    spit(BAD, b, m);
+    expect_fail("a clump body or member in a file without clumps");
+    /* a clump naming a particle that is not its member */
+    memcpy(b, buf, (size_t)n);
+    long rec = array_at(buf, clmp, len, 0, "clumps");
+    CHECK(rec > 0);
+    int32_t body;
+    memcpy(&body, b + rec + 16, 4);
+    body += 1;
+    memcpy(b + rec + 16, &body, 4);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CLMP: clump 0: particle id");
     free(b);
     free(buf);
     /* a current file cannot claim an older version: it has the newer sections */
@@ -1071,6 +1155,7 @@ int main(void)
     RUN(bitwise_restart);
     RUN(bitwise_restart_linel6_imposed);
     RUN(bitwise_restart_step0);
+    RUN(bitwise_restart_clumps);
     RUN(bitwise_restart_periodic_idealelpl);
     RUN(bitwise_restart_periodic_kuhn);
     RUN(bitwise_restart_periodic_step0);

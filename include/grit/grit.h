@@ -10,6 +10,7 @@
 #include "grit/scene.h"
 #include "grit/tester.h"
 #include "grit/shapes.h"
+#include "grit/clump.h"
 #include "grit/stress.h"
 #include "grit/kuhn.h"
 #include "grit/concrete.h"

@@ -37,7 +37,7 @@ GRIT_BEGIN_DECLS
  * becomes the law of their materials. 4: the inlets (section INLT: their
  * definitions, records and random streams) and the adaptive
  * time step's previous step (section DYDT). 5: the periodic cell's stress/strain
- * controller (section CTRL). */
+ * controller (section CTRL), clumps (section CLMP). */
 enum { GRIT_RESTART_VERSION = 5 };
 
 /* Save the scene to `path`. The file is written under a temporary name in

@@ -104,7 +104,7 @@ extern const grit_param_table grit_scene_param_table;
  * entry here; its pairs are entries of the Cg2 list (src/cg2/cg2.h). */
 #define GRIT_SHAPES(X)                                                                              \
     X(SPHERE, sphere) X(WALL, wall) X(FACET, facet) X(INFCYLINDER, infcylinder) X(CAPSULE, capsule) \
-    X(ELLIPSOID, ellipsoid) X(ROD, rod)
+    X(ELLIPSOID, ellipsoid) X(ROD, rod) X(CLUMP, clump)
 
 typedef enum grit_shape_type {
 #define GRIT_SHAPE_ENUM(U, l) GRIT_SHAPE_##U,

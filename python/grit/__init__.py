@@ -34,7 +34,7 @@ _LAZY = {
     "Scene": "scene", "Material": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
     "Energy": "scene", "Runner": "scene", "Cell": "cell",
     "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
-    "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes",
+    "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes", "Clump": "shapes",
     "LawTester": "tester", "Stage": "tester",
     "EnergyRecorder": "records", "read_csv": "records", "write_csv": "records",
     "GritError": "errors", "LibraryNotFoundError": "errors", "ParameterError": "errors", "StateError": "errors",

@@ -94,6 +94,17 @@ class RodDef(ctypes.Structure):
     _fields_ = [("p", Vec3 * 2), ("radius", c_double), ("vel", Vec3), ("material", c_int), ("mask", c_uint32)]
 
 
+class ClumpDef(ctypes.Structure):  # grit/clump.h
+    _fields_ = [("pos", Vec3), ("vel", Vec3), ("angvel", Vec3), ("ori", Quat), ("n", c_int),
+                ("centers", POINTER(Vec3)), ("radii", POINTER(c_double)), ("material", c_int), ("blocked", c_uint),
+                ("mask", c_uint32), ("cells_per_radius", c_int)]
+
+
+class ClumpProps(ctypes.Structure):
+    _fields_ = [("mass", c_double), ("volume", c_double), ("center", Vec3), ("inertia", Vec3), ("ori", Quat),
+                ("exact", ctypes.c_bool)]
+
+
 class ContactInfo(ctypes.Structure):
     _fields_ = [("id_a", c_int), ("id_b", c_int), ("normal", Vec3), ("ey", Vec3), ("ez", Vec3), ("point", Vec3),
                 ("uN", c_double), ("vel", Vec3), ("angvel", Vec3), ("force", Vec3), ("torque", Vec3),
@@ -145,7 +156,8 @@ MIRRORS = {"grit_vec3": Vec3, "grit_quat": Quat, "grit_param_info": ParamInfo, "
            "grit_sphere_def": SphereDef, "grit_wall_def": WallDef, "grit_facet_def": FacetDef,
            "grit_contact_info": ContactInfo, "grit_stats": Stats, "grit_array_info": ArrayInfo,
            "grit_array_view": ArrayView, "grit_infcylinder_def": InfCylinderDef, "grit_capsule_def": CapsuleDef,
-           "grit_ellipsoid_def": EllipsoidDef, "grit_rod_def": RodDef, "grit_tester_state": TesterState,
+           "grit_ellipsoid_def": EllipsoidDef, "grit_rod_def": RodDef, "grit_clump_def": ClumpDef,
+           "grit_clump_props": ClumpProps, "grit_tester_state": TesterState,
            "grit_tester_cond": TesterCond, "grit_tester_stage": TesterStage}
 
 # ---- STL meshes (include/grit/stl.h)
@@ -222,6 +234,13 @@ PROTOTYPES = {
     "grit_default_wall_def": (WallDef, []),
     "grit_default_facet_def": (FacetDef, []),
     "grit_particle_count": (c_int, [S]),
+    # clumps
+    "grit_default_clump_def": (ClumpDef, []),
+    "grit_add_clump": (c_int, [S, POINTER(ClumpDef)]),
+    "grit_get_clump_properties": (c_int, [S, POINTER(ClumpDef), POINTER(ClumpProps)]),
+    "grit_get_clump": (c_int, [S, c_int, POINTER(c_int), POINTER(c_int)]),
+    "grit_get_clump_member": (c_int, [S, c_int, c_int, POINTER(Vec3), POINTER(c_double)]),
+    "grit_get_clump_count": (c_int, [S]),
     # inlets
     "grit_default_inlet_def": (InletDef, []),
     "grit_add_inlet": (c_int, [S, POINTER(InletDef)]),

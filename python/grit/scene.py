@@ -15,10 +15,11 @@ import numpy as np
 
 from . import _lib
 from . import cell as _cell
+from . import clump as _clump
 from . import inlet as _inlet
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
-from .shapes import Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
+from .shapes import Clump, Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
 
 Vec = Sequence[float]  # three numbers: a tuple, a list or a NumPy array
@@ -453,6 +454,44 @@ class Scene:
             object.__setattr__(self, "_chunk", min(self._chunk * 2, 1 << 30))
         elif seconds > 0.2 and self._chunk > 1:
             object.__setattr__(self, "_chunk", max(self._chunk // 2, 1))
+
+    # -- clumps (grit/clump.py)
+    def add_clump(self, centers: Any, radii: Any, mat: Optional[MaterialRef] = None, pos: Vec = (0.0, 0.0, 0.0),
+                  ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0), vel: Vec = (0.0, 0.0, 0.0),
+                  angvel: Vec = (0.0, 0.0, 0.0), blocked: str = "", mask: Optional[int] = None,
+                  cells_per_radius: int = 48) -> int:
+        """Add a clump, a rigid body of member spheres (docs/clumps.md): member k is the sphere of radius
+        ``radii[k]`` at ``pos + R(ori) centers[k]``. The body sits at the centre of mass of the union (overlaps
+        counted once) with velocity `vel` and angular velocity `angvel`; `blocked` names blocked DoFs of the body
+        ("xyzXYZ" letters). Returns the body's id; the members are the ids that follow it."""
+        return self.add(Clump(centers, radii, pos, ori, mat, vel, angvel, blocked=blocked, mask=mask,
+                              cells_per_radius=cells_per_radius))
+
+    def add_clumps(self, centers: Any, radii: Any, positions: Any, mat: Optional[MaterialRef] = None,
+                   vel: Any = None, seed: int = 1, random_ori: bool = True, mask: Optional[int] = None,
+                   cells_per_radius: int = 48) -> np.ndarray:
+        """Place the clump template (member `centers`, `radii`) at each of `positions` (N, 3): its centre of mass
+        goes there, turned by a rotation drawn uniformly (seeded by `seed`; ``random_ori=False``: as given).
+        `vel` (3,) or (N, 3). Returns the body ids as an int array."""
+        c, r = _clump.template(centers, radii, "add_clumps")
+        return _clump.add_many(self, c, r, positions, self._material_for(mat), vel, seed, random_ori,
+                               cells_per_radius, mask)
+
+    def clump_properties(self, centers: Any, radii: Any, mat: Optional[MaterialRef] = None,
+                         cells_per_radius: int = 48) -> Dict[str, Any]:
+        """Mass properties of a clump template without adding it: a dict with mass, volume, center (of mass,
+        template frame), inertia (principal moments, ascending), ori (principal axes) and exact (members
+        disjoint: closed form; else the grid integration of docs/clumps.md)."""
+        d = Clump(centers, radii, cells_per_radius=cells_per_radius).cdef(self._material_for(mat))
+        return _clump.properties(self, d)
+
+    def clump_of(self, pid: int) -> Tuple[int, int]:
+        """(body id, member count) of a clump body or member id; ParameterError for any other particle."""
+        return _clump.clump_of(self, _check_id(pid))
+
+    def clump_members(self, body: int) -> Tuple[np.ndarray, np.ndarray]:
+        """The members of clump `body`: centres in the body's principal frame (n, 3) and radii (n,)."""
+        return _clump.members(self, _check_id(body))
 
     # -- inlets (grit/inlet.py)
     def add_inlet(self, region: str = "box", *, mass_rate: float,

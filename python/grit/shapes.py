@@ -216,6 +216,34 @@ class Ellipsoid(_Body):
         d.semi_axes = _lib.Vec3(*self.semi_axes)
 
 
+class Clump(_Body):
+    """A clump, a rigid body of member spheres (docs/clumps.md): ``Clump(centers, radii, pos=(0,0,0),
+    ori=(1,0,0,0), mat=None, vel, angvel, fixed, blocked, cells_per_radius=48)``; member k is the sphere of
+    radius ``radii[k]`` (or one radius for all) at ``pos + R(ori) centers[k]``. Adding it returns the body's id;
+    the members are the ids that follow."""
+
+    kind = "clump"
+    struct = _lib.ClumpDef
+
+    def __init__(self, centers: Any, radii: Any, pos: Vec = (0.0, 0.0, 0.0),
+                 ori: Sequence[float] = (1.0, 0.0, 0.0, 0.0), mat: Optional[Material] = None,
+                 vel: Vec = (0.0, 0.0, 0.0), angvel: Vec = (0.0, 0.0, 0.0), fixed: bool = False, blocked: str = "",
+                 mask: Optional[int] = None, cells_per_radius: int = 48) -> None:
+        from .clump import template
+        super().__init__(pos, mat, vel, angvel, ori, fixed, blocked, mask)
+        self.centers, self.radii = template(centers, radii, "clump")
+        if isinstance(cells_per_radius, bool) or not isinstance(cells_per_radius, numbers.Integral):
+            raise ParameterError(f"clump: cells_per_radius = {cells_per_radius!r} is not an integer")
+        self.cells_per_radius = int(cells_per_radius)
+
+    def fill(self, d: Any) -> None:
+        super().fill(d)
+        d.n = len(self.radii)
+        d.centers = self.centers.ctypes.data_as(ctypes.POINTER(_lib.Vec3))  # alive with self
+        d.radii = self.radii.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        d.cells_per_radius = self.cells_per_radius
+
+
 class InfCylinder(Shape):
     """An infinite cylinder ``InfCylinder(pos, axis, radius, mat=None, vel=(0,0,0), angvel=0)``: the line
     through pos along the global axis (0, 1, 2 or 'x', 'y', 'z'). Fixed; vel translates it, angvel [rad/s]

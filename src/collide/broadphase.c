@@ -95,6 +95,8 @@ bool grit_may_collide(const grit_scene *s, int i, int j)
 {
     uint32_t m = s->b.mask[i] & s->b.mask[j];
     if (m == 0 || (m & GRIT_MASK_LONE)) return false;
+    /* members of one clump never touch each other */
+    if ((s->b.flags[i] & s->b.flags[j] & PF_MEMBER) && s->b.sidx[i] == s->b.sidx[j]) return false;
     return grit_cg2_lookup(s->b.shape[i], s->b.shape[j]).kind != GRIT_CG2_NONE;
 }
 

@@ -16,11 +16,12 @@ double grit_unbalanced_force(const grit_scene *s)
     }
     /* between steps a particle's force is the sum of the last contact loop
      * and its gravity: its net force; particles held in place (walls) take
-     * reactions, not part of the balance */
+     * reactions, not part of the balance; a clump member's force is part of
+     * its body's */
     double fp = 0;
     long n = 0;
     for (int i = 0; i < s->b.n; i++) {
-        if ((s->b.flags[i] & GRIT_BLOCK_ALL) == GRIT_BLOCK_ALL) continue;
+        if ((s->b.flags[i] & GRIT_BLOCK_ALL) == GRIT_BLOCK_ALL || (s->b.flags[i] & PF_MEMBER)) continue;
         fp += v3_norm(s->b.ft[i].f);
         n++;
     }

@@ -5,6 +5,7 @@
 
 #include "material/material.h"
 #include "core/storage.h"
+#include "shape/clump.h"
 #include "shape/shape.h"
 
 static bool finite3(grit_vec3 a) { return v3_isfinite(a); }
@@ -228,11 +229,13 @@ int grit_get_shape(const grit_scene *s, int id)
 static void mark_moving_shape(grit_scene *s, int i)
 {
     if (grit_shape_classes[s->b.shape[i]]->follow_node) s->b.flags[i] |= PF_MOVES_SHAPE;
+    if (s->b.shape[i] == GRIT_SHAPE_CLUMP) grit_clump_place_one(s, s->b.sidx[i]); /* members follow the body */
 }
 
 int grit_set_vel(grit_scene *s, int id, grit_vec3 v)
 {
     LOOKUP(s, id, i);
+    if (grit_clump_member_check(s, i, "velocity")) return GRIT_EINVAL;
     if (!finite3(v)) return grit_fail(s, GRIT_EINVAL, "particle %d: velocity must be finite", id);
     s->b.vw[i].v = v;
     mark_moving_shape(s, i);
@@ -241,6 +244,7 @@ int grit_set_vel(grit_scene *s, int id, grit_vec3 v)
 int grit_set_angvel(grit_scene *s, int id, grit_vec3 w)
 {
     LOOKUP(s, id, i);
+    if (grit_clump_member_check(s, i, "angular velocity")) return GRIT_EINVAL;
     if (!finite3(w)) return grit_fail(s, GRIT_EINVAL, "particle %d: angular velocity must be finite", id);
     int rc = grit_shape_check_angvel(s, i, w);
     if (rc) return rc;
@@ -252,16 +256,19 @@ int grit_set_angvel(grit_scene *s, int id, grit_vec3 w)
 int grit_set_pos(grit_scene *s, int id, grit_vec3 p)
 {
     LOOKUP(s, id, i);
+    if (grit_clump_member_check(s, i, "position")) return GRIT_EINVAL;
     if (!finite3(p)) return grit_fail(s, GRIT_EINVAL, "particle %d: position must be finite", id);
     s->b.pr[i].pos = p;
     const grit_shape_class *sc = grit_shape_classes[s->b.shape[i]];
     if (sc->follow_node) sc->follow_node(s, i);
+    if (s->b.shape[i] == GRIT_SHAPE_CLUMP) grit_clump_place_one(s, s->b.sidx[i]);
     s->need_rebuild = true;
     return GRIT_OK;
 }
 int grit_set_blocked(grit_scene *s, int id, unsigned blocked)
 {
     LOOKUP(s, id, i);
+    if (grit_clump_member_check(s, i, "blocked")) return GRIT_EINVAL;
     if (blocked & ~GRIT_BLOCK_ALL) return grit_fail(s, GRIT_EINVAL, "particle %d: blocked = %u has unknown bits", id, blocked);
     s->b.flags[i] = (uint16_t)((s->b.flags[i] & ~GRIT_BLOCK_ALL) | blocked);
     return GRIT_OK;
@@ -269,6 +276,7 @@ int grit_set_blocked(grit_scene *s, int id, unsigned blocked)
 int grit_impose_vel(grit_scene *s, int id, grit_vec3 v, unsigned which)
 {
     LOOKUP(s, id, i);
+    if (grit_clump_member_check(s, i, "imposed velocity")) return GRIT_EINVAL;
     if (!finite3(v)) return grit_fail(s, GRIT_EINVAL, "particle %d: imposed velocity must be finite", id);
     if (which & ~7u) return grit_fail(s, GRIT_EINVAL, "particle %d: impose mask %u has bits beyond x,y,z", id, which);
     for (int k = 0; k < 3; k++)

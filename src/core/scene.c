@@ -75,6 +75,8 @@ void grit_scene_destroy(grit_scene *s)
     free(s->ellipsoids);
     free(s->infcyls);
     free(s->rods);
+    free(s->clumps);
+    free(s->clump_loc);
     free(s->inlets);
     free(s->mats);
     free(s->overrides);

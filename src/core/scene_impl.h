@@ -49,6 +49,7 @@ enum {
     PF_NO_ENERGY = 1u << 11,
     PF_MOVES_SHAPE = 1u << 12, /* shape data follows the node (facet vertices) */
     PF_LOCAL6 = 1u << 13,      /* has an entry in scene->local6 (integrate/local6.h) */
+    PF_MEMBER = 1u << 14,      /* a clump's member sphere: placed by its body, not integrated (shape/clump.c) */
 };
 
 typedef struct grit_wall_data {
@@ -79,6 +80,13 @@ typedef struct grit_rod_data {
     grit_vec3 p[2];    /* end points, global */
     grit_vec3 ploc[2]; /* end points relative to the node, body axes */
 } grit_rod_data;
+
+/* A clump (shape/clump.c): its body's id, the member count and the first
+ * member's row in scene->clump_loc; members are ids body + 1 ... body + n
+ * and carry the clump's index in sidx, as the body does. */
+typedef struct grit_clump_data {
+    int32_t body, n, first, pad;
+} grit_clump_data;
 
 typedef struct grit_bodies {
     int n, cap;
@@ -226,6 +234,10 @@ struct grit_scene {
     int n_infcyls, cap_infcyls;
     grit_rod_data *rods;
     int n_rods, cap_rods;
+    grit_clump_data *clumps;
+    int n_clumps, cap_clumps;
+    grit_vec3 *clump_loc; /* member centres in their body's principal frame */
+    int n_clump_loc, cap_clump_loc;
 
     grit_material *mats;
     int n_mats, cap_mats;

@@ -15,6 +15,7 @@
 #include "integrate/integrate.h"
 #include "core/storage.h"
 #include "material/material.h"
+#include "shape/clump.h"
 
 static double now(void) { return grit_cpu_now(); }
 
@@ -101,6 +102,7 @@ int grit_step(grit_scene *s, long n)
         double t2 = now();
         rc = grit_contact_loop(s);
         if (rc) return rc;
+        if (s->n_clumps) grit_clumps_gather(s); /* before anything reads the bodies' forces */
         if (s->cell) grit_cell_epilogue(s);
         double t3 = now();
         if (s->def.dyn_dt && (s->step + 1) % s->def.dyn_dt_period == 0) grit_dyndt_update(s, s->def.dyn_dt_period);

@@ -10,6 +10,7 @@
 #include "core/cell_impl.h"
 #include "integrate/leapfrog_simd.h"
 #include "integrate/local6.h"
+#include "shape/clump.h"
 #include "shape/shape.h"
 #include "core/threads.h"
 
@@ -307,7 +308,7 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     S->check += pos.x + pos.y + pos.z;
 }
 
-enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 };
+enum { SPECIAL_FLAGS = GRIT_BLOCK_ALL | PF_ASPHERICAL | PF_MOVES_SHAPE | PF_LOCAL6 | PF_MEMBER };
 
 /* particles [lo, hi) */
 static inline __attribute__((always_inline)) void integrate_range(grit_scene *s, int lo, int hi, const bool book,
@@ -322,6 +323,10 @@ static inline __attribute__((always_inline)) void integrate_range(grit_scene *s,
         if (vec && i + 4 <= hi && (flags[i] | flags[i + 1] | flags[i + 2] | flags[i + 3]) == 0 &&
             grit_leapfrog4(s, i, has_d, has_g, &S->maxd2, &S->check)) {
             i += 4;
+            continue;
+        }
+        if (flags[i] & PF_MEMBER) { /* placed by its clump's body (grit_clumps_place) */
+            i++;
             continue;
         }
         if (flags[i] & SPECIAL_FLAGS) integrate_one(s, i, true, book, has_d, has_v, has_g, periodic, dtv, S);
@@ -375,6 +380,10 @@ int grit_leapfrog(grit_scene *s)
     else if (has_d) rc = integrate_all(s, false, true, false, has_g, false, &S);
     else rc = integrate_all(s, false, false, false, has_g, false, &S);
     if (rc) return rc;
+    if (s->n_clumps) { /* serial, after the threads: members are placed from their finished bodies */
+        const double d2 = grit_clumps_place(s);
+        if (d2 > S.maxd2) S.maxd2 = d2;
+    }
     s->max_disp2 = S.maxd2;
     if (book) {
         s->energy[GRIT_E_NONVISC] += S.edamp;

@@ -327,6 +327,15 @@ static void sec_ctrl(sink *k, const grit_scene *s)
     put_i64(k, c->ctrl_updates);
 }
 
+/* The clumps (shape/clump.c, version 5 on): per clump its body id, member
+ * count and first row of `clumploc`, the members' centres in the body's
+ * principal frame. Bodies and members are particles of BODY. */
+static void sec_clumps(sink *k, const grit_scene *s)
+{
+    PUT_ARRAY(k, "clumps", s->clumps, s->n_clumps);
+    PUT_ARRAY(k, "clumploc", s->clump_loc, s->n_clump_loc);
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
@@ -337,6 +346,7 @@ static const struct {
     {"INLT", sec_inlets},
     {"DYDT", sec_dyndt},
     {"CTRL", sec_ctrl},
+    {"CLMP", sec_clumps},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

@@ -476,7 +476,7 @@ static int load_bodies(loader *L)
             [GRIT_SHAPE_SPHERE] = -1,          [GRIT_SHAPE_WALL] = s->n_walls,
             [GRIT_SHAPE_FACET] = s->n_facets,  [GRIT_SHAPE_INFCYLINDER] = s->n_infcyls,
             [GRIT_SHAPE_CAPSULE] = s->n_capsules, [GRIT_SHAPE_ELLIPSOID] = s->n_ellipsoids,
-            [GRIT_SHAPE_ROD] = s->n_rods};
+            [GRIT_SHAPE_ROD] = s->n_rods,      [GRIT_SHAPE_CLUMP] = -1 /* checked by CLMP */};
         if (ndata[sh] >= 0 && (si < 0 || si >= ndata[sh]))
             return fail(L, "particle %d: shape data index %d out of range", i, si);
         if (b->mat[i] >= s->n_mats) return fail(L, "particle %d: material %d does not exist", i, b->mat[i]);
@@ -830,6 +830,55 @@ static int load_ctrl(loader *L)
     return 0;
 }
 
+/* The clumps: every body and member the particles name belongs to a clump
+ * that names it back; without the section (a file before version 5) there
+ * are none. */
+static int load_clumps(loader *L)
+{
+    grit_scene *s = L->s;
+    array_rec a[MAX_ARRAYS];
+    int na;
+    if (index_arrays(L, a, &na) ||
+        take_owned_array(L, a, na, "clumps", sizeof *s->clumps, (void **)&s->clumps, &s->n_clumps, &s->cap_clumps) ||
+        take_owned_array(L, a, na, "clumploc", sizeof *s->clump_loc, (void **)&s->clump_loc, &s->n_clump_loc,
+                         &s->cap_clump_loc) ||
+        no_extra_arrays(L, a, na))
+        return -1;
+    const grit_bodies *b = &s->b;
+    long rows = 0;
+    for (int c = 0; c < s->n_clumps; c++) {
+        const grit_clump_data *d = &s->clumps[c];
+        if (d->n < 1 || d->first != rows || d->body < 0 || (long)d->body + d->n >= s->id_cap ||
+            rows + d->n > s->n_clump_loc)
+            return fail(L, "section CLMP: clump %d (body %d, %d members from row %d) does not fit", c, d->body, d->n,
+                        d->first);
+        rows += d->n;
+        for (int k = 0; k <= d->n; k++) {
+            const int i = s->id2idx[d->body + k];
+            const bool ok = i >= 0 && b->sidx[i] == c &&
+                            (k == 0 ? b->shape[i] == GRIT_SHAPE_CLUMP && !(b->flags[i] & PF_MEMBER)
+                                    : b->shape[i] == GRIT_SHAPE_SPHERE && (b->flags[i] & PF_MEMBER));
+            if (!ok) return fail(L, "section CLMP: clump %d: particle id %d is not its %s", c, d->body + k,
+                                 k ? "member" : "body");
+        }
+    }
+    if (rows != s->n_clump_loc) return fail(L, "section CLMP: %d member rows for %ld members", s->n_clump_loc, rows);
+    for (int i = 0; i < b->n; i++)
+        if ((b->shape[i] == GRIT_SHAPE_CLUMP || (b->flags[i] & PF_MEMBER)) &&
+            (b->sidx[i] < 0 || b->sidx[i] >= s->n_clumps))
+            return fail(L, "particle %d: clump %d does not exist", i, b->sidx[i]);
+    return 0;
+}
+
+static int no_clumps(loader *L)
+{
+    const grit_bodies *b = &L->s->b;
+    for (int i = 0; i < b->n; i++)
+        if (b->shape[i] == GRIT_SHAPE_CLUMP || (b->flags[i] & PF_MEMBER))
+            return fail(L, "particle %d: a clump body or member in a file without clumps (section CLMP)", i);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ driver */
 typedef struct section {
     char tag[5];
@@ -989,6 +1038,7 @@ grit_scene *grit_scene_load(const char *path)
         {"INLT", load_inlets, 0, UINT64_MAX, 4},
         {"DYDT", load_dyndt, 0, UINT64_MAX, 4},
         {"CTRL", load_ctrl, 0, UINT64_MAX, 5},
+        {"CLMP", load_clumps, 0, UINT64_MAX, 5},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
@@ -1002,6 +1052,7 @@ grit_scene *grit_scene_load(const char *path)
         for (int i = 0; i < nsec; i++) {
             if (secs[i].len == UINT64_MAX) { /* absent from an older version: its default */
                 if (!strcmp(secs[i].tag, "CELL") && cell_images_zero(&L)) break;
+                if (!strcmp(secs[i].tag, "CLMP") && no_clumps(&L)) break;
                 continue;
             }
             if (parse(&L, &secs[i])) break;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/scene_impl.h"
+#include "grit/clump.h"
 #include "grit/concrete.h"
 #include "grit/shapes.h"
 #include "io/atomic_file.h"
@@ -103,7 +104,7 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
     double *v = take(&a, 3 * (size_t)n, sizeof *v), *w = take(&a, 3 * (size_t)n, sizeof *w);
     double *f = take(&a, 3 * (size_t)n, sizeof *f), *t = take(&a, 3 * (size_t)n, sizeof *t);
     int64_t *ids = take(&a, (size_t)n, sizeof *ids), *conn = take(&a, (size_t)n, sizeof *conn);
-    int64_t *off = take(&a, (size_t)n, sizeof *off);
+    int64_t *off = take(&a, (size_t)n, sizeof *off), *clump = take(&a, (size_t)n, sizeof *clump);
     if (!all_taken(&a)) {
         release(&a);
         return oom(s, path);
@@ -118,6 +119,9 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
         grit_get_force(s, id, &q), put3(f, k, q);
         grit_get_torque(s, id, &q), put3(t, k, q);
         grit_get_radius(s, id, &r[k]);
+        int body = -1; /* a clump member: its body's id */
+        if (s->b.flags[grit_idx(s, id)] & PF_MEMBER) grit_get_clump(s, id, &body, NULL);
+        clump[k] = body;
         ids[k] = id;
         conn[k] = k;
         off[k] = k + 1;
@@ -129,7 +133,8 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
                       {"velocity", VTK_F64, 3, v},
                       {"angular_velocity", VTK_F64, 3, w},
                       {"force", VTK_F64, 3, f},
-                      {"torque", VTK_F64, 3, t}}};
+                      {"torque", VTK_F64, 3, t},
+                      {"clump", VTK_I64, 1, clump}}};
     const int rc = write_piece(s, path, fmt, &p);
     release(&a);
     return rc;
