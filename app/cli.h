@@ -26,8 +26,10 @@
     X(int, vtk_every, 0, "steps", -1, 2e9, 0, NULL, \
       "write a VTK frame every that many steps; 0: vtk_frames frames per run; -1: no VTK output") \
     X(int, vtk_frames, 40, "-", 1, 1e6, 0, NULL, "number of VTK frames when vtk_every is 0") \
-    X(choice, vtk_format, 0, "-", 0, 1, 0, "binary|ascii", \
-      "VTK arrays as base64 binary (compact) or text (readable)") \
+    X(choice, vtk_format, 0, "-", 0, 2, 0, "zlib|binary|ascii", \
+      "VTK arrays compressed with zlib (smallest), as base64 binary, or as text (readable)") \
+    X(choice, vtk_precision, 0, "-", 0, 1, 0, "float64|float32", \
+      "VTK floating-point arrays in double or single precision (7 digits, smaller files)") \
     X(double, progress, 5.0, "s", 0.0, INFINITY, 0, NULL, \
       "seconds between progress lines when stdout is not a terminal (0: none)") \
     X(double, stop_unbalanced, 0.0, "-", 0.0, INFINITY, 0, NULL, \

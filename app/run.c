@@ -443,6 +443,13 @@ static void list_output(const char *out)
     printf(")\n");
 }
 
+/* the choices of run.vtk_format and vtk_precision (app/cli.h) */
+static grit_vtk_format vtk_format(const run_def *r)
+{
+    static const grit_vtk_format formats[] = {GRIT_VTK_ZLIB, GRIT_VTK_BINARY, GRIT_VTK_ASCII};
+    return (grit_vtk_format)(formats[r->vtk_format] | (r->vtk_precision ? GRIT_VTK_FLOAT32 : 0));
+}
+
 static const char *job_text(const job *j, const char *name)
 {
     for (int t = 0; t < j->n_texts; t++)
@@ -466,7 +473,9 @@ static int plan_restart(const job *j, const grit_scene *s, output *o, char *outn
         const char *changed = job_given(j, "vtk_frames") ? "vtk_frames"
                               : job_given(j, "vtk_every") && j->run.vtk_every != si.vtk_every ? "vtk_every"
                               : job_given(j, "save_every") && j->run.save_every != si.save_every ? "save_every"
-                              : job_given(j, "vtk_format") && o->series.vtk_format != si.vtk_format ? "vtk_format"
+                              : (job_given(j, "vtk_format") || job_given(j, "vtk_precision")) &&
+                                        o->series.vtk_format != si.vtk_format
+                                  ? "vtk_format"
                                                                                                      : NULL;
         if (changed) {
             cli_error("'%s' cannot change when a run goes on with the output in '%s.partial' (its series keeps "
@@ -584,7 +593,7 @@ int cmd_run(int argc, char **argv)
     if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
     if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
     o.series = (series_info){grit_step_count(s), grit_step_count(s) + steps, o.vtk_every, o.save_every,
-                             j.run.vtk_format ? GRIT_VTK_ASCII : GRIT_VTK_BINARY};
+                             vtk_format(&j.run)};
     if (p->load && plan_restart(&j, s, &o, outname, sizeof outname, &steps)) {
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;

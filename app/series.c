@@ -8,26 +8,28 @@
 
 #include "outdir.h"
 
-static const char *const format_names[] = {[GRIT_VTK_BINARY] = "binary", [GRIT_VTK_ASCII] = "ascii"};
+static const char *const format_names[] = {[GRIT_VTK_BINARY] = "binary", [GRIT_VTK_ASCII] = "ascii",
+                                           [GRIT_VTK_ZLIB] = "zlib"};
 enum { N_FORMATS = sizeof format_names / sizeof format_names[0] };
 
 static const char prefix[] = "# series: ";
 
 void series_print(FILE *f, const series_info *si)
 {
-    fprintf(f, "%sfirst=%ld end=%ld vtk_every=%ld save_every=%ld vtk_format=%s\n", prefix, si->first, si->end,
-            si->vtk_every, si->save_every, format_names[si->vtk_format]);
+    fprintf(f, "%sfirst=%ld end=%ld vtk_every=%ld save_every=%ld vtk_format=%s vtk_precision=%s\n", prefix, si->first,
+            si->end, si->vtk_every, si->save_every, format_names[si->vtk_format & ~GRIT_VTK_FLOAT32],
+            (si->vtk_format & GRIT_VTK_FLOAT32) ? "float32" : "float64");
 }
 
 static int parse_line(const char *line, series_info *si)
 {
-    char fmt[32];
-    if (sscanf(line + strlen(prefix), "first=%ld end=%ld vtk_every=%ld save_every=%ld vtk_format=%31s", &si->first,
-               &si->end, &si->vtk_every, &si->save_every, fmt) != 5)
+    char fmt[32], prec[32] = "float64";
+    if (sscanf(line + strlen(prefix), "first=%ld end=%ld vtk_every=%ld save_every=%ld vtk_format=%31s vtk_precision=%31s",
+               &si->first, &si->end, &si->vtk_every, &si->save_every, fmt, prec) < 5)
         return 0;
     for (int k = 0; k < N_FORMATS; k++)
         if (format_names[k] && !strcmp(fmt, format_names[k])) {
-            si->vtk_format = (grit_vtk_format)k;
+            si->vtk_format = (grit_vtk_format)(k | (strcmp(prec, "float32") ? 0 : GRIT_VTK_FLOAT32));
             return si->end >= si->first && si->vtk_every != 0 && si->save_every != 0;
         }
     return 0;

@@ -4,7 +4,8 @@
     check_vtk.py DIR [--stats FILE] [--particles N] [--bodies N] [--require-vtk]
 
 Every .pvd index in DIR is parsed; every file it lists must exist and be a
-well-formed VTK XML PolyData file whose arrays (text or base64) have the
+well-formed VTK XML PolyData file whose arrays (text, base64, or base64 of
+zlib-compressed blocks) have the
 declared number of tuples, whose cells index existing points, and whose
 timesteps increase; no contact but a cohesive concrete bond (law cpm,
 cohesive) carries tension in fn. With --stats, the number of contacts in each frame must
@@ -18,6 +19,7 @@ vtkXMLPolyDataReader and its arrays compared with the XML ones.
 Prints one line per problem and exits 1 if there is any.
 """
 import argparse
+import zlib
 import base64
 import csv
 import math
@@ -41,7 +43,7 @@ def problem(msg):
     print("check_vtk: " + msg, file=sys.stderr)
 
 
-def decode(da, order, where):
+def decode(da, order, where, zlib_blocks=False):
     """Values of a DataArray as a flat list."""
     typ, fmt = da.get("type"), da.get("format")
     if typ not in TYPES:
@@ -51,12 +53,31 @@ def decode(da, order, where):
     text = da.text or ""
     if fmt == "ascii":
         conv = float if code in "fd" else int
-        return [conv(t) for t in text.split()]
+        vals = [conv(t) for t in text.split()]
+        # a Float32 array holds the values as single precision, however many digits the text has
+        return list(struct.unpack(f"{len(vals)}f", struct.pack(f"{len(vals)}f", *vals))) if code == "f" else vals
     if fmt != "binary":
         problem(f"{where}: unsupported format {fmt}")
         return []
+    text = "".join(text.split())
+    if zlib_blocks:
+        # compressor="vtkZLibDataCompressor": a base64 stream of the header (number of blocks, block size, size
+        # of a partial last block, the compressed size of each block; UInt64), then one of the blocks
+        (nb,) = struct.unpack(order + "Q", base64.b64decode(text[:32])[:8])
+        hlen = 4 * ((8 * (3 + nb) + 2) // 3)
+        head = struct.unpack(order + "Q" * (3 + nb), base64.b64decode(text[:hlen])[:8 * (3 + nb)])
+        z = base64.b64decode(text[hlen:]) if nb else b""
+        raw, at = b"", 0
+        for c in head[3:]:
+            raw += zlib.decompress(z[at:at + c])
+            at += c
+        want = (nb - 1) * head[1] + (head[2] or head[1]) if nb else 0
+        if len(raw) != want:
+            problem(f"{where}: zlib header says {want} bytes, found {len(raw)}")
+            return []
+        return list(struct.unpack(order + code * (len(raw) // size), raw))
     # one base64 stream: the UInt64 byte count, then the data
-    raw = base64.b64decode("".join(text.split()))
+    raw = base64.b64decode(text)
     (nbytes,) = struct.unpack(order + "Q", raw[:8])
     raw = raw[8:]
     if nbytes != len(raw):
@@ -87,7 +108,7 @@ def read_vtp(path):
     for section in ("Points", "PointData", "CellData", *CELL_POINTS):
         for da in piece.findall(section + "/DataArray"):
             ncomp = int(da.get("NumberOfComponents", "1"))
-            vals = decode(da, order, f"{where} {da.get('Name')}")
+            vals = decode(da, order, f"{where} {da.get('Name')}", root.get("compressor") == "vtkZLibDataCompressor")
             arrays[section + "/" + da.get("Name")] = (ncomp, vals)
             if section in CELL_POINTS:
                 continue

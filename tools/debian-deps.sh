@@ -34,7 +34,7 @@ want_packages() {
 }
 
 # Build tools for the C engine.
-BUILD_PACKAGES="cmake make gcc libc6-dev"
+BUILD_PACKAGES="cmake make gcc libc6-dev zlib1g-dev"
 # Parallel build jobs: at most 2 (the machines this runs on are shared).
 JOBS=${JOBS:-$(n=$(nproc 2>/dev/null || echo 1); [ "$n" -gt 2 ] && echo 2 || echo "$n")}
 # Clang's OpenMP runtime (GCC brings its own, libgomp): the threads of the

@@ -46,7 +46,7 @@ ar rcs "$out/libgrit-fuzz.a" "${objs[@]}"
 fails=0
 for h in csv stl restart params; do
     [ -n "$only" ] && [ "$only" != "$h" ] && continue
-    clang "${flags[@]}" -fsanitize=fuzzer fuzz/fuzz_$h.c "$out/libgrit-fuzz.a" -lm -o "$out/fuzz_$h"
+    clang "${flags[@]}" -fsanitize=fuzzer fuzz/fuzz_$h.c "$out/libgrit-fuzz.a" -lz -lm -o "$out/fuzz_$h"
     mkdir -p "$out/corpus-$h"
     echo "== fuzz_$h: $secs s"
     if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -35,6 +35,10 @@ int grit_io_save_spheres_csv(const grit_scene *s, const char *path);
 typedef enum grit_vtk_format {
     GRIT_VTK_BINARY = 0, /* base64 inline binary: compact, still well-formed XML */
     GRIT_VTK_ASCII = 1,  /* plain numbers: readable, larger and slower */
+    GRIT_VTK_ZLIB = 2,   /* base64 inline binary compressed with zlib (vtkZLibDataCompressor): the smallest */
+    /* or'ed with one of the above: the floating-point arrays as Float32
+     * (7 significant digits; half the bytes) instead of Float64 */
+    GRIT_VTK_FLOAT32 = 16,
 } grit_vtk_format;
 
 /* One PolyData file each (.vtp):

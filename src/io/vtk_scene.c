@@ -79,18 +79,25 @@ typedef struct piece {
 static int write_piece(const grit_scene *s, const char *path, grit_vtk_format fmt, const piece *p)
 {
     grit_scene *sm = (grit_scene *)s; /* only for the error message */
+    const int base = (int)fmt & ~(int)GRIT_VTK_FLOAT32;
+    if (base != GRIT_VTK_BINARY && base != GRIT_VTK_ASCII && base != GRIT_VTK_ZLIB)
+        return grit_fail(sm, GRIT_EINVAL, "VTK file '%s': format %d is none of grit_vtk_format", path, (int)fmt);
     grit_afile out;
     if (grit_afile_open(&out, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
     FILE *o = out.f;
-    vtk_begin(o, p->n_points, p->kind, p->n_cells);
-    vtk_points(o, fmt, p->x, p->n_points);
-    vtk_cells(o, fmt, p->kind, p->conn, p->off, p->n_cells);
+    vtk_begin(o, fmt, p->n_points, p->kind, p->n_cells);
+    int rc = vtk_points(o, fmt, p->x, p->n_points);
+    rc |= vtk_cells(o, fmt, p->kind, p->conn, p->off, p->n_cells);
     const bool on_points = !strncmp(p->data_tag, "PointData", 9);
     fprintf(o, "<%s>\n", p->data_tag);
     for (const data_array *d = p->data; d < p->data + 14 && d->name; d++)
-        vtk_array(o, fmt, d->name, d->type, d->ncomp, d->data, on_points ? p->n_points : p->n_cells);
+        rc |= vtk_array(o, fmt, d->name, d->type, d->ncomp, d->data, on_points ? p->n_points : p->n_cells);
     fprintf(o, "</%s>\n", on_points ? "PointData" : "CellData");
     vtk_end(o);
+    if (rc) {
+        grit_afile_abort(&out);
+        return grit_fail(sm, GRIT_ENOMEM, "out of memory writing '%s'", path);
+    }
     return grit_afile_commit(&out, sm->err, sizeof sm->err) ? GRIT_EIO : GRIT_OK;
 }
 

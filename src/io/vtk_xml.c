@@ -4,12 +4,19 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
-static const char *type_name(vtk_type t)
+static const char *type_name(vtk_type t, grit_vtk_format fmt)
 {
-    return t == VTK_F64 ? "Float64" : (t == VTK_I64 ? "Int64" : "UInt8");
+    if (t == VTK_F64) return (fmt & GRIT_VTK_FLOAT32) ? "Float32" : "Float64";
+    return t == VTK_I64 ? "Int64" : "UInt8";
 }
-static size_t type_size(vtk_type t) { return t == VTK_F64 ? 8 : (t == VTK_I64 ? 8 : 1); }
+static size_t type_size(vtk_type t, grit_vtk_format fmt)
+{
+    if (t == VTK_F64) return (fmt & GRIT_VTK_FLOAT32) ? 4 : 8;
+    return t == VTK_I64 ? 8 : 1;
+}
+static int base_format(grit_vtk_format fmt) { return (int)fmt & ~(int)GRIT_VTK_FLOAT32; }
 
 static bool little_endian(void)
 {
@@ -21,16 +28,18 @@ static bool little_endian(void)
 
 static const char *const section[3] = {"Verts", "Lines", "Polys"};
 
-void vtk_begin(FILE *f, long n_points, vtk_cells_kind kind, long n_cells)
+void vtk_begin(FILE *f, grit_vtk_format fmt, long n_points, vtk_cells_kind kind, long n_cells)
 {
     long n[3] = {0, 0, 0};
     n[kind] = n_cells;
     fprintf(f,
             "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n"
+            "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\"%s>\n"
             "<PolyData>\n<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"%ld\" NumberOfLines=\"%ld\" "
             "NumberOfStrips=\"0\" NumberOfPolys=\"%ld\">\n",
-            little_endian() ? "LittleEndian" : "BigEndian", n_points, n[0], n[1], n[2]);
+            little_endian() ? "LittleEndian" : "BigEndian",
+            base_format(fmt) == GRIT_VTK_ZLIB ? " compressor=\"vtkZLibDataCompressor\"" : "", n_points, n[0], n[1],
+            n[2]);
 }
 
 void vtk_end(FILE *f) { fputs("</Piece>\n</PolyData>\n</VTKFile>\n", f); }
@@ -56,19 +65,69 @@ static void put_base64(FILE *f, const unsigned char *head, size_t nh, const unsi
             c = 0;
         }
     }
-    out[c++] = '\n';
     fwrite(out, 1, c, f);
 }
 
-void vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, int ncomp, const void *data, long n)
+/* VTK's compressed layout: the header -- number of blocks, the block size,
+ * the size of the last block when partial (else 0), then each block's
+ * compressed size, all UInt64 -- as one base64 stream, then the compressed
+ * blocks as another (VTK decodes the header before it knows where the data
+ * begin). Blocks of 32 KiB as VTK's own writer. -1: out of memory. */
+enum { ZBLOCK = 1 << 15 };
+static int put_zlib(FILE *f, const unsigned char *data, size_t n)
 {
-    fprintf(f, "<DataArray type=\"%s\"", type_name(type));
+    const size_t nb = (n + ZBLOCK - 1) / ZBLOCK;
+    uint64_t *head = malloc(sizeof *head * (3 + nb));
+    unsigned char *z = malloc(nb * compressBound(ZBLOCK) + 1);
+    if (!head || !z) {
+        free(head);
+        free(z);
+        return -1;
+    }
+    head[0] = nb;
+    head[1] = ZBLOCK;
+    head[2] = n % ZBLOCK;
+    size_t zn = 0;
+    for (size_t b = 0; b < nb; b++) {
+        const size_t len = b + 1 < nb || n % ZBLOCK == 0 ? ZBLOCK : n % ZBLOCK;
+        uLongf out = compressBound(ZBLOCK);
+        if (compress2(z + zn, &out, data + b * ZBLOCK, len, Z_DEFAULT_COMPRESSION) != Z_OK) {
+            free(head);
+            free(z);
+            return -1;
+        }
+        head[3 + b] = out;
+        zn += out;
+    }
+    put_base64(f, (const unsigned char *)head, sizeof *head * (3 + nb), NULL, 0);
+    put_base64(f, z, zn, NULL, 0);
+    free(head);
+    free(z);
+    return 0;
+}
+
+int vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, int ncomp, const void *data, long n)
+{
+    fprintf(f, "<DataArray type=\"%s\"", type_name(type, fmt));
     if (name) fprintf(f, " Name=\"%s\"", name);
-    fprintf(f, " NumberOfComponents=\"%d\" format=\"%s\">\n", ncomp, fmt == GRIT_VTK_ASCII ? "ascii" : "binary");
+    const int base = base_format(fmt);
+    fprintf(f, " NumberOfComponents=\"%d\" format=\"%s\">\n", ncomp, base == GRIT_VTK_ASCII ? "ascii" : "binary");
     const size_t count = (size_t)n * (size_t)ncomp;
-    if (fmt == GRIT_VTK_ASCII) {
+    const bool f32 = type == VTK_F64 && (fmt & GRIT_VTK_FLOAT32);
+    float *narrow = NULL;
+    if (f32 && count > 0) { /* the values as the file holds them, text included */
+        narrow = malloc(sizeof *narrow * count);
+        if (!narrow) return -1;
+        for (size_t i = 0; i < count; i++) narrow[i] = (float)((const double *)data)[i];
+        data = narrow;
+    }
+    if (base == GRIT_VTK_ASCII) {
         for (size_t i = 0; i < count; i++) {
             const char sep = (i + 1) % (size_t)ncomp == 0 || i + 1 == count ? '\n' : ' ';
+            if (f32) {
+                fprintf(f, "%.9g%c", (double)((const float *)data)[i], sep);
+                continue;
+            }
             switch (type) {
             case VTK_F64: fprintf(f, "%.17g%c", ((const double *)data)[i], sep); break;
             case VTK_I64: fprintf(f, "%" PRId64 "%c", ((const int64_t *)data)[i], sep); break;
@@ -76,23 +135,33 @@ void vtk_array(FILE *f, grit_vtk_format fmt, const char *name, vtk_type type, in
             }
         }
     } else {
-        uint64_t bytes = (uint64_t)(count * type_size(type));
-        put_base64(f, (const unsigned char *)&bytes, sizeof bytes, data, (size_t)bytes);
+        uint64_t bytes = (uint64_t)(count * type_size(type, fmt));
+        if (base == GRIT_VTK_ZLIB) {
+            if (put_zlib(f, data, (size_t)bytes)) {
+                free(narrow);
+                return -1;
+            }
+        } else put_base64(f, (const unsigned char *)&bytes, sizeof bytes, data, (size_t)bytes);
+        fputc('\n', f);
     }
+    free(narrow);
     fputs("</DataArray>\n", f);
+    return 0;
 }
 
-void vtk_points(FILE *f, grit_vtk_format fmt, const double *xyz, long n)
+int vtk_points(FILE *f, grit_vtk_format fmt, const double *xyz, long n)
 {
     fputs("<Points>\n", f);
-    vtk_array(f, fmt, "Points", VTK_F64, 3, xyz, n);
+    const int rc = vtk_array(f, fmt, "Points", VTK_F64, 3, xyz, n);
     fputs("</Points>\n", f);
+    return rc;
 }
 
-void vtk_cells(FILE *f, grit_vtk_format fmt, vtk_cells_kind kind, const int64_t *conn, const int64_t *offsets, long n)
+int vtk_cells(FILE *f, grit_vtk_format fmt, vtk_cells_kind kind, const int64_t *conn, const int64_t *offsets, long n)
 {
     fprintf(f, "<%s>\n", section[kind]);
-    vtk_array(f, fmt, "connectivity", VTK_I64, 1, conn, n > 0 ? offsets[n - 1] : 0);
-    vtk_array(f, fmt, "offsets", VTK_I64, 1, offsets, n);
+    int rc = vtk_array(f, fmt, "connectivity", VTK_I64, 1, conn, n > 0 ? offsets[n - 1] : 0);
+    rc |= vtk_array(f, fmt, "offsets", VTK_I64, 1, offsets, n);
     fprintf(f, "</%s>\n", section[kind]);
+    return rc;
 }

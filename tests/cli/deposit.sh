@@ -67,6 +67,20 @@ expect_ok run deposit n=30 time=0.02 out=walls progress=0
 check_output walls 30
 ls -d walls.old-* 2>/dev/null && fail "the earlier output was set aside and not removed"
 
+# VTK output size: zlib by default (the files declare it), Float32 on request;
+# every format read back by check_vtk (and by VTK when python3-vtk9 is there)
+expect_ok run deposit n=60 steps=400 progress=0 out=vz
+grep -q 'compressor="vtkZLibDataCompressor"' vz/particles_000000400.vtp || fail "the default VTK output is not compressed"
+check_output vz 60
+expect_ok run deposit n=60 steps=400 progress=0 vtk_format=binary out=vb
+expect_ok run deposit n=60 steps=400 progress=0 vtk_precision=float32 out=vf
+grep -q 'type="Float32" Name="radius"' vf/particles_000000400.vtp || fail "vtk_precision=float32: no Float32 radius"
+check_output vf 60
+zs=$(du -sb vz | cut -f1) bs=$(du -sb vb | cut -f1) fs=$(du -sb vf | cut -f1)
+echo "VTK output of 60 spheres, 400 steps: binary $bs B, zlib $zs B, zlib+float32 $fs B"
+[ "$zs" -lt "$bs" ] && [ "$fs" -lt "$zs" ] || fail "sizes: binary $bs, zlib $zs, zlib+float32 $fs"
+rm -rf vz vb vf
+
 # progress: periodic lines when stdout is not a terminal, one updating line on a terminal
 expect_ok run deposit n=30 steps=3000 progress=1e-9 vtk_every=-1 save_every=-1 out=p
 grep -q "^step [0-9]*/3000 .*t = .* s  Ek .* J  .*contacts [0-9]*  .* steps/s" out.txt || fail "no progress lines"

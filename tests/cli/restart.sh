@@ -36,7 +36,7 @@ series="n=150 steps=3000 progress=0"
 expect_ok run deposit $series out=full
 GRIT_TEST_INTERRUPT_AT=1234 "$GRIT" run deposit $series out=cut >out.txt 2>err.txt
 [ $? = 130 ] || fail "GRIT_TEST_INTERRUPT_AT: exit is not 130"
-grep -q "^# series: first=0 end=3000 vtk_every=75 save_every=15 vtk_format=binary$" cut.partial/grit-run.txt ||
+grep -q "^# series: first=0 end=3000 vtk_every=75 save_every=15 vtk_format=zlib vtk_precision=float64$" cut.partial/grit-run.txt ||
     fail "no series line in the record: $(grep series cut.partial/grit-run.txt)"
 expect_ok run restart file=cut.partial/restart.grit progress=1e-9
 grep -q "^grit run restart: 155 particles, 1766 steps" out.txt || fail "continued run: $(head -n 1 out.txt)"
