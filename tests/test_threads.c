@@ -12,16 +12,11 @@
 #include "grit/cell.h"
 #include "grit/grit.h"
 #include "grit/restart.h"
+#include "fixture.h"
 #include "test.h"
 
 static unsigned long long rng;
-static double rnd(void) /* xorshift64, uniform in [0, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
+static double rnd(void) { return fx_rand(&rng); }
 
 /* A box of walls, a plate (facet) above the floor, n spheres of two
  * materials with a pair override dropped into it: a deposit with rebuilds
