@@ -233,7 +233,8 @@ static int write_frame(output *o, grit_scene *s)
 static void summary(const job *j, const grit_scene *s, double wall, const output *o, long steps)
 {
     int count[GRIT_SHAPE_COUNT] = {0};
-    for (int id = 0; id < grit_particle_count(s); id++) count[grit_get_shape(s, id)]++;
+    for (int id = 0; id < grit_particle_id_end(s); id++)
+        if (grit_get_shape(s, id) >= 0) count[grit_get_shape(s, id)]++; /* (deleted ids: an error code) */
     grit_stats st;
     grit_get_stats(s, &st);
     printf("grit run %s: done%s%s\n", j->pre->name, o->stopped[0] ? ", " : "", o->stopped);

@@ -689,7 +689,7 @@ static void inconsistent_sizes(void)
         spit(BAD, b, n);               \
     } while (0)
     uint64_t last_len;
-    long last = section_at(buf, n, "CLMP", &last_len); /* the last section (version 5 on) */
+    long last = section_at(buf, n, "OUTL", &last_len); /* the last section (version 6 on) */
     v = last_len + 8; /* the last section longer than the file has room for */
     EDIT(last - 8, v);
     expect_fail("remain");
@@ -779,7 +779,7 @@ static void crafted_bytes(void)
  * length. */
 static long cut(const unsigned char *buf, long n, const char *tag, long at, long del, unsigned char *out)
 {
-    uint64_t len;
+    uint64_t len = 0;
     long sec = section_at(buf, n, tag, &len);
     memcpy(out, buf, (size_t)at);
     memcpy(out + at, buf + at + del, (size_t)(n - at - del));
@@ -840,18 +840,22 @@ static void continue_like_old_build(grit_scene *s, const char *ref)
     CHECK(worst <= 1e-12);
 }
 
-/* A version-4 file from a current one: without the sections version 5
- * added (CTRL, CLMP); `out` holds n bytes, the new length is returned. */
+/* A version-4 file from a current one: without the sections versions 5
+ * and 6 added (CTRL, CLMP, OUTL); `out` holds n bytes, the new length is
+ * returned. */
 static long cut_v5(const unsigned char *buf, long n, unsigned char *out)
 {
+    static const char *const added[] = {"CTRL", "CLMP", "OUTL"};
     unsigned char *tmp = malloc((size_t)n);
-    uint64_t len;
-    long at = section_at(buf, n, "CTRL", &len);
-    CHECK(at > 0);
-    long m = cut(buf, n, "CTRL", at - 16, 16 + (long)len, tmp);
-    at = section_at(tmp, m, "CLMP", &len);
-    CHECK(at > 0);
-    m = cut(tmp, m, "CLMP", at - 16, 16 + (long)len, out);
+    memcpy(tmp, buf, (size_t)n);
+    long m = n;
+    for (int k = 0; k < 3; k++) {
+        uint64_t len = 0;
+        const long at = section_at(tmp, m, added[k], &len);
+        CHECK(at > 0);
+        m = cut(tmp, m, added[k], at - 16, 16 + (long)len, out);
+        memcpy(tmp, out, (size_t)m);
+    }
     free(tmp);
     return m;
 }
@@ -900,6 +904,32 @@ static void older_versions_load(void)
     expect_fail("section CELL is missing");
     free(b);
     free(buf);
+    /* a version-5 file (no OUTL) loads; its ids were its particle count */
+    buf = slurp(GOOD, &n);
+    b = malloc((size_t)n);
+    long outl = section_at(buf, n, "OUTL", &len);
+    CHECK(outl > 0);
+    m = cut(buf, n, "OUTL", outl - 16, 16 + (long)len, b);
+    set_version(b, m, 5);
+    spit(BAD, b, m);
+    s = grit_scene_load(BAD);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(grit_outlet_count(s) == 0);
+        CHECK(grit_particle_id_end(s) == grit_particle_count(s) && grit_particle_count(s) > 0);
+        grit_sphere_def sd = grit_default_sphere_def();
+        sd.pos = v3(10, 10, 10);
+        sd.radius = 1e-3;
+        CHECK(grit_add_sphere(s, &sd) == grit_particle_count(s) - 1); /* the next id */
+        grit_scene_destroy(s);
+    }
+    set_version(b, m, 6);
+    spit(BAD, b, m);
+    expect_fail("section OUTL is missing");
+    free(b);
+    set_version(buf, n, 5);
+    spit(BAD, buf, n);
+    expect_fail("section OUTL in a file of format version 5");
     /* a version-4 file: a current one without CTRL and CLMP; they are refused in it, and
      * clump particles without it */
     grit_scene *s4 = pile_n(GRIT_LAW_IDEALELPL, 30);

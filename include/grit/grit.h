@@ -21,5 +21,6 @@
 #include "grit/uniax.h"
 #include "grit/calibrate.h"
 #include "grit/inlet.h"
+#include "grit/outlet.h"
 
 #endif

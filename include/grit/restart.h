@@ -37,8 +37,10 @@ GRIT_BEGIN_DECLS
  * becomes the law of their materials. 4: the inlets (section INLT: their
  * definitions, records and random streams) and the adaptive
  * time step's previous step (section DYDT). 5: the periodic cell's stress/strain
- * controller (section CTRL), clumps (section CLMP). */
-enum { GRIT_RESTART_VERSION = 5 };
+ * controller (section CTRL), clumps (section CLMP). 6: the outlets and the
+ * id counter (section OUTL; ids are no longer the particle count once
+ * particles are deleted). */
+enum { GRIT_RESTART_VERSION = 6 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

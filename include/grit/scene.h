@@ -203,6 +203,10 @@ int grit_add_sphere(grit_scene *s, const grit_sphere_def *def);
 int grit_add_wall(grit_scene *s, const grit_wall_def *def);
 int grit_add_facet(grit_scene *s, const grit_facet_def *def);
 int grit_particle_count(const grit_scene *s);
+/* One past the largest id ever handed out: ids are never reused, so with
+ * particles deleted (outlets, grit/outlet.h) the live ids are a subset of
+ * [0, grit_particle_id_end); grit_get_shape of a deleted id is an error. */
+int grit_particle_id_end(const grit_scene *s);
 
 /* ---- stepping ------------------------------------------------------------- */
 /* Run n steps. Returns GRIT_OK, or an error (time step above the critical one,
@@ -266,6 +270,7 @@ typedef enum grit_energy_kind {
     GRIT_E_DAMAGE,      /* dissipated by damage of cohesive contacts (concrete model) */
     GRIT_E_INLET,       /* minus the kinetic energy particles brought in by inlets (grit/inlet.h) */
     GRIT_E_MASSDAMP,    /* viscous mass damping (scene parameter mass_damping) */
+    GRIT_E_OUTLET,      /* energy that left with the particles outlets deleted (grit/outlet.h) */
     GRIT_E_COUNT
 } grit_energy_kind;
 

@@ -47,6 +47,15 @@ class InletInfo(ctypes.Structure):
     _fields_ = [("mass", c_double), ("count", c_long), ("failed", c_long), ("energy", c_double), ("waiting", c_int)]
 
 
+class OutletDef(ctypes.Structure):  # grit/outlet.h
+    _fields_ = [("region", c_int), ("lo", Vec3), ("hi", Vec3), ("center", Vec3), ("radius", c_double),
+                ("height", c_double)]
+
+
+class OutletInfo(ctypes.Structure):
+    _fields_ = [("mass", c_double), ("count", c_long), ("energy", c_double)]
+
+
 class Quat(ctypes.Structure):
     _fields_ = [("w", c_double), ("x", c_double), ("y", c_double), ("z", c_double)]
 
@@ -241,11 +250,17 @@ PROTOTYPES = {
     "grit_get_clump": (c_int, [S, c_int, POINTER(c_int), POINTER(c_int)]),
     "grit_get_clump_member": (c_int, [S, c_int, c_int, POINTER(Vec3), POINTER(c_double)]),
     "grit_get_clump_count": (c_int, [S]),
+    "grit_particle_id_end": (c_int, [S]),
     # inlets
     "grit_default_inlet_def": (InletDef, []),
     "grit_add_inlet": (c_int, [S, POINTER(InletDef)]),
     "grit_inlet_count": (c_int, [S]),
     "grit_inlet_get": (c_int, [S, c_int, POINTER(InletDef), POINTER(InletInfo)]),
+    # outlets
+    "grit_default_outlet_def": (OutletDef, []),
+    "grit_add_outlet": (c_int, [S, POINTER(OutletDef)]),
+    "grit_outlet_count": (c_int, [S]),
+    "grit_outlet_get": (c_int, [S, c_int, POINTER(OutletDef), POINTER(OutletInfo)]),
     # stepping
     "grit_step": (c_int, [S, c_long]),
     "grit_step_count": (c_long, [S]),

@@ -67,6 +67,7 @@ ENERGY_LABELS = {
     "damage": "damage (concrete model)",
     "inlet": "inlets (minus the kinetic energy brought in)",
     "massDamp": "viscous mass damping",
+    "outlet": "energy that left through outlets",
 }
 
 DOF_NAMES = ["normal (x)", "shear (y)", "shear (z)", "twist (rot x)", "bending (rot y)", "bending (rot z)"]

@@ -10,7 +10,7 @@ The energy CSV has the columns
     step,time,<entry names>,total,rel_error
 
 where the entry names are those of ``grit_energy_name`` in order (today
-kinetic, elast, grav, plast, nonviscDamp, viscDamp, broken, gradV, damage, inlet, massDamp), ``total`` is
+kinetic, elast, grav, plast, nonviscDamp, viscDamp, broken, gradV, damage, inlet, massDamp, outlet), ``total`` is
 their sum and ``rel_error`` the balance error (grit_energy_rel_error).
 Units: time in s, energies in J, rel_error dimensionless.
 """

@@ -17,6 +17,7 @@ from . import _lib
 from . import cell as _cell
 from . import clump as _clump
 from . import inlet as _inlet
+from . import outlet as _outlet
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Clump, Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
@@ -515,6 +516,22 @@ class Scene:
         """The scene's inlets (a list of grit.inlet.Inlet)."""
         return [_inlet.Inlet(self, k) for k in range(_LIB.grit_inlet_count(self._p()))]
 
+    # -- outlets (grit/outlet.py)
+    def add_outlet(self, region: str = "box", *, lo: Optional[Vec] = None, hi: Optional[Vec] = None,
+                   center: Optional[Vec] = None, radius: Optional[float] = None,
+                   height: Optional[float] = None) -> _outlet.Outlet:
+        """Delete the particles whose node enters a region: ``region="box"`` with corners `lo`, `hi`, or
+        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`. It looks once per
+        broad-phase rebuild; the deleted mass, count and energy are recorded. Returns a grit.outlet.Outlet
+        (docs/outlets.md)."""
+        d = _outlet.make_def(region, lo, hi, center, radius, height)
+        return _outlet.Outlet(self, self._check(_LIB.grit_add_outlet(self._p(), d)))
+
+    @property
+    def outlets(self) -> List[_outlet.Outlet]:
+        """The scene's outlets (a list of grit.outlet.Outlet)."""
+        return [_outlet.Outlet(self, k) for k in range(_LIB.grit_outlet_count(self._p()))]
+
     # -- periodic cell and stress (grit/cell.py)
     @property
     def cell(self) -> Optional[_cell.Cell]:
@@ -632,39 +649,56 @@ class Particles(_Views):
     ``S.dem.par[id]``). The array attributes (``pos``, ``vel``, ``radius``,
     ``id``, ...) are NumPy views of all particles in the engine's internal
     row order: ``id`` gives the particle id of each row, ``rows(ids)`` the
-    rows of some ids, ``get(name, ids)`` a copy in id order."""
+    rows of some ids, ``get(name, ids)`` a copy in id order. Ids are stable
+    and never reused: with particles deleted by outlets, ``ids()`` lists the
+    live ones."""
     _group = _G_PARTICLES
 
     def __len__(self) -> int:
         return _LIB.grit_particle_count(self._scene._p())
 
+    def _id_end(self) -> int:
+        return _LIB.grit_particle_id_end(self._scene._p())
+
+    def ids(self) -> np.ndarray:
+        """The ids of the particles, in increasing order (a NumPy int array): 0 .. len-1 unless outlets
+        deleted some."""
+        n = self._id_end()
+        if n == len(self):
+            return np.arange(n)
+        return np.flatnonzero(self.index_of_id[:n] >= 0)
+
     def __getitem__(self, pid: int) -> Particle:
         pid = _check_id(pid)
-        n = len(self)
-        if not 0 <= pid < n:
-            raise ParameterError(f"particle id {pid} does not exist ({n} particles)")
+        n = self._id_end()
+        if not 0 <= pid < n or (n != len(self) and self.index_of_id[pid] < 0):
+            raise ParameterError(f"particle id {pid} does not exist ({len(self)} particles"
+                                 + (f", ids below {n}; deleted ones are not reused)" if n != len(self) else ")"))
         return Particle(self._scene, pid)
 
     def __iter__(self) -> Iterator[Particle]:
-        for pid in range(len(self)):
-            yield Particle(self._scene, pid)
+        for pid in self.ids():
+            yield Particle(self._scene, int(pid))
 
     def rows(self, ids: Any) -> np.ndarray:
         """Rows (indices into the views) of particle ids (an int or an array of ints)."""
         a = np.asarray(ids)
         if a.dtype.kind not in "iu":
             raise ParameterError(f"particle ids must be integers, not {a.dtype}")
-        n = len(self)
+        n = self._id_end()
         if a.size and (a.min() < 0 or a.max() >= n):
             bad = a[(a < 0) | (a >= n)].flat[0]
-            raise ParameterError(f"particle id {bad} does not exist ({n} particles)")
-        return self.index_of_id[a]
+            raise ParameterError(f"particle id {bad} does not exist ({len(self)} particles)")
+        rows = self.index_of_id[a]
+        if a.size and rows.min() < 0:
+            raise ParameterError(f"particle id {a[rows < 0].flat[0]} was deleted (by an outlet)")
+        return rows
 
     def get(self, name: str, ids: Any = None) -> np.ndarray:
         """A copy of array `name` in id order (all particles, or the given ids)."""
         if name not in self._arrays or name == "index_of_id":
             raise ParameterError(f"no particle array '{name}' (known: {', '.join(self._arrays)})")
-        rows = self.rows(np.arange(len(self)) if ids is None else ids)
+        rows = self.rows(self.ids() if ids is None else ids)
         return getattr(self, name)[rows].copy()
 
     def of_shape(self, kind: str) -> np.ndarray:

@@ -25,7 +25,7 @@ def test_energy_recorder_csv_round_trip(tmp_path):
     assert s.track_energy is True
     path = rec.save(str(tmp_path / "sub" / "energy.csv"))
     header = open(path).readline().strip()
-    assert header == "step,time,kinetic,elast,grav,plast,nonviscDamp,viscDamp,broken,gradV,damage,inlet,massDamp,total,rel_error"
+    assert header == "step,time,kinetic,elast,grav,plast,nonviscDamp,viscDamp,broken,gradV,damage,inlet,massDamp,outlet,total,rel_error"
     data = records.read_csv(path)
     assert list(data["step"][:3]) == [20, 40, 60] and len(data["step"]) == 200
     for k, v in rec.data.items():

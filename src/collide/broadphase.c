@@ -661,6 +661,24 @@ int grit_broadphase_set_state(grit_scene *s, const grit_broadphase_state *in)
     return 0;
 }
 
+void grit_broadphase_compact(grit_scene *s, const int32_t *newidx, int n_old)
+{
+    grit_broadphase *bp = s->bp;
+    int w = 0;
+    for (int i = 0; i < bp->n_boxes && i < n_old; i++)
+        if (newidx[i] >= 0) bp->box[w++] = bp->box[i];
+    bp->n_boxes = w;
+    w = 0;
+    for (int k = 0; k < bp->n_rot; k++) {
+        const int j = bp->rot[k] < n_old ? newidx[bp->rot[k]] : -1;
+        if (j < 0) continue;
+        bp->rot[w] = j;
+        bp->rot_r[w] = bp->rot_r[k];
+        bp->rot_q0[w++] = bp->rot_q0[k];
+    }
+    bp->n_rot = w;
+}
+
 bool grit_broadphase_box_escaped(const grit_scene *s, int i)
 {
     const grit_broadphase *bp = s->bp;

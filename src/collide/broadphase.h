@@ -58,6 +58,11 @@ void grit_broadphase_begin(grit_scene *s);
 int grit_broadphase_push(grit_scene *s, const grit_pair *p, int src);
 int grit_broadphase_finish(grit_scene *s);
 
+/* Particles were deleted: old index i is now newidx[i] (-1: deleted), the
+ * order of the others kept; n_old the count before. The record of the last
+ * rebuild follows, so that no rebuild is needed. */
+void grit_broadphase_compact(grit_scene *s, const int32_t *newidx, int n_old);
+
 /* May particles i and j (internal indices) ever collide (masks, kinds)? */
 bool grit_may_collide(const grit_scene *s, int i, int j);
 

@@ -52,7 +52,7 @@ static const entry table[] = {
     PW(mask, mask, uint32_t, "u4", 4, 1, 0, "-", "collision mask")
     PW(id, id, int32_t, "i4", 4, 1, 0, "-", "stable id of the particle in this row")
     /* indexed by id, not by row: see grit_array_get */
-    {{"index_of_id", P, "i4", 4, 1, 0, "-", "row of the particle with this id (indexed by id)"}, SPECIAL_INDEX_OF_ID, 0, 0},
+    {{"index_of_id", P, "i4", 4, 1, 0, "-", "row of the particle with this id (indexed by id; -1: deleted by an outlet)"}, SPECIAL_INDEX_OF_ID, 0, 0},
     /* ---- contacts: candidate pairs, in the broad phase's order ---- */
     CV(row_a, pair, grit_pair, a, "i4", 4, 1, "-", "row (particle view index) of particle A")
     CV(row_b, pair, grit_pair, b, "i4", 4, 1, "-", "row of particle B")
@@ -114,7 +114,8 @@ static int locate(grit_scene *s, int i, grit_array_view *out, void **block, size
     int64_t stride = (int64_t)e->stride, count = particles ? s->b.n : s->c.n;
     int ncomp = e->info.ncomp;
     size_t rows = (size_t)(particles ? s->b.cap : s->c.cap);
-    if (e->stride == 0 && particles) { /* index_of_id: ids are never reused, so as many ids as particles */
+    if (e->stride == 0 && particles) { /* index_of_id: every id handed out (-1: deleted) */
+        count = s->next_id;
         base = (char *)s->id2idx;
         stride = sizeof *s->id2idx;
         rows = (size_t)s->id_cap;

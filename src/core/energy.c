@@ -8,7 +8,7 @@ static const char *const names[GRIT_E_COUNT] = {
     [GRIT_E_PLAST] = "plast",     [GRIT_E_NONVISC] = "nonviscDamp", [GRIT_E_VISC] = "viscDamp",
     [GRIT_E_BROKEN] = "broken",   [GRIT_E_GRADV] = "gradV",     [GRIT_E_DAMAGE] = "damage",
     [GRIT_E_INLET] = "inlet",
-    [GRIT_E_MASSDAMP] = "massDamp",
+    [GRIT_E_MASSDAMP] = "massDamp", [GRIT_E_OUTLET] = "outlet",
 };
 
 const char *grit_energy_name(int kind) { return kind >= 0 && kind < GRIT_E_COUNT ? names[kind] : NULL; }

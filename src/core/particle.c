@@ -16,11 +16,13 @@ int grit_reserve_bodies(grit_scene *s, int more)
     if (more < 0 || more > INT32_MAX / 2 - b->n) return grit_fail(s, GRIT_EINVAL, "%d more particles: too many", more);
     const int need = b->n + more;
     if (need > b->cap && grit_bodies_reserve(b, need)) return grit_fail(s, GRIT_ENOMEM, "out of memory for %d particles", need);
-    if (need > s->id_cap) {
-        if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, need))
+    const int need_ids = s->next_id + more; /* ids of deleted particles are not reused */
+    if (more > INT32_MAX / 2 - s->next_id) return grit_fail(s, GRIT_EINVAL, "%d more particles: too many ids", more);
+    if (need_ids > s->id_cap) {
+        if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, need_ids))
             return grit_fail(s, GRIT_ENOMEM, "out of memory for %d particles", need);
-        for (int k = s->id_cap; k < need; k++) s->id2idx[k] = -1;
-        s->id_cap = need;
+        for (int k = s->id_cap; k < need_ids; k++) s->id2idx[k] = -1;
+        s->id_cap = need_ids;
     }
     s->gen_bodies++; /* the arrays may have moved */
     return GRIT_OK;
@@ -34,7 +36,8 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
                          grit_shape_classes[shape]->name);
     if (b->n == b->cap && grit_bodies_reserve(b, b->cap ? 2 * b->cap : 64))
         return grit_fail(s, GRIT_ENOMEM, "out of memory adding particle %d", b->n);
-    int id = b->n; /* ids are never reused: no removal yet, so id == count */
+    int id = s->next_id; /* ids are never reused (outlets delete particles) */
+    if (id == INT32_MAX) return grit_fail(s, GRIT_EINVAL, "particle ids exhausted (%d handed out)", id);
     if (id >= s->id_cap) {
         int cap = s->id_cap ? 2 * s->id_cap : 64;
         if (grit_grow((void **)&s->id2idx, sizeof *s->id2idx, cap))
@@ -46,6 +49,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
      * inlet's scene starts with walls only) is resolved again */
     if (s->verlet_dist == 0 && s->def.verlet_dist < 0) s->verlet_dist = NAN;
     int i = b->n++;
+    s->next_id++;
     s->gen_bodies++; /* the arrays may have moved and have one more row */
     s->id2idx[id] = i;
     b->pr[i] = (grit_posr){v3_zero(), 0.0};
@@ -162,6 +166,7 @@ int grit_add_facet(grit_scene *s, const grit_facet_def *d)
 }
 
 int grit_particle_count(const grit_scene *s) { return s->b.n; }
+int grit_particle_id_end(const grit_scene *s) { return s->next_id; }
 
 /* ---------------------------------------------------------------- access */
 #define LOOKUP(s, id, i)                                                                     \

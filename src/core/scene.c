@@ -78,6 +78,7 @@ void grit_scene_destroy(grit_scene *s)
     free(s->clumps);
     free(s->clump_loc);
     free(s->inlets);
+    free(s->outlets);
     free(s->mats);
     free(s->overrides);
     free(s->pair_table);

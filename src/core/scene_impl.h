@@ -18,6 +18,7 @@
 
 #include "grit/scene.h"
 #include "grit/inlet.h"
+#include "grit/outlet.h"
 
 /* ---------------------------------------------------------------- particles */
 typedef struct grit_posr {
@@ -214,6 +215,13 @@ typedef struct grit_inlet_state {
     int waiting;
 } grit_inlet_state;
 
+/* An outlet (core/outlet.c): its definition and what it deleted. */
+typedef struct grit_outlet_state {
+    grit_outlet_def def;
+    double mass, energy;
+    long count;
+} grit_outlet_state;
+
 struct grit_scene {
     grit_scene_def def;
     grit_bodies b;
@@ -221,6 +229,7 @@ struct grit_scene {
 
     int32_t *id2idx; /* stable id -> internal index */
     int id_cap;
+    int next_id; /* the id the next particle gets (ids are never reused) */
 
     grit_wall_data *walls;
     int n_walls, cap_walls;
@@ -260,6 +269,9 @@ struct grit_scene {
 
     grit_inlet_state *inlets; /* run at the start of every step */
     int n_inlets, cap_inlets;
+    grit_outlet_state *outlets; /* run at the start of the step after each broad-phase rebuild */
+    int n_outlets, cap_outlets;
+    long outlet_rebuilds; /* the rebuild count the outlets last looked after */
 
     /* energy */
     double energy[GRIT_E_COUNT];

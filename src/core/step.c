@@ -68,6 +68,10 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        if (s->n_outlets) { /* before the inlets: they see the room made */
+            int rc = grit_outlets_run(s);
+            if (rc) return rc;
+        }
         if (s->n_inlets) { /* first, so that what they add is checked like any new particle */
             int rc = grit_inlets_run(s);
             if (rc) return rc;

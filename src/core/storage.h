@@ -31,5 +31,8 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
 int grit_check_material(grit_scene *s, const char *what, int mat);
 /* Run the inlets (core/inlet.c): insert what their rates ask for by now. */
 int grit_inlets_run(grit_scene *s);
+/* Run the outlets (core/outlet.c): at the first step after each broad-phase
+ * rebuild, delete the particles inside them. */
+int grit_outlets_run(grit_scene *s);
 
 #endif

@@ -20,5 +20,9 @@ void grit_dyndt_update(grit_scene *s, long steps);
  * instant of the contacts' elastic energy (leapfrog.c explains how);
  * dt_step: the step just made (gravity's work), s->dt the next one. */
 int grit_leapfrog_energy(grit_scene *s, double dt_step);
+/* Particle i's share of the kinetic entry as grit_leapfrog_energy booked it
+ * at the end of the last step, from its current velocity and force (0 for
+ * particles outside the book). */
+double grit_leapfrog_kinetic(const grit_scene *s, int i);
 
 #endif

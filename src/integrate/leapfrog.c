@@ -488,6 +488,16 @@ static void energy_one(const grit_scene *s, int i, const bool periodic, bool has
     if (isfinite(ek)) E->ek += ek;
 }
 
+double grit_leapfrog_kinetic(const grit_scene *s, int i)
+{
+    if (s->b.flags[i] & PF_NO_ENERGY) return 0.0;
+    const grit_vec3 g = s->def.gravity;
+    lf_energy E = {0, 0, 0, 0};
+    energy_one(s, i, s->cell != NULL, s->def.damping != 0, s->def.mass_damping != 0, g.x != 0 || g.y != 0 || g.z != 0,
+               s->dt_prev, &E);
+    return E.ek;
+}
+
 static void energy_range(const grit_scene *s, int lo, int hi, double dt_step, lf_energy *E)
 {
     const grit_bodies *b = &s->b;

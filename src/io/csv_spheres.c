@@ -206,7 +206,7 @@ int grit_io_save_spheres_csv(const grit_scene *s, const char *path)
     grit_afile a;
     if (grit_afile_open(&a, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
     fputs("x,y,z,r\n", a.f);
-    const int n = grit_particle_count(s);
+    const int n = grit_particle_id_end(s); /* ids: deleted ones are not spheres any more */
     for (int id = 0; id < n; id++) { /* id order: the order of a loaded file */
         grit_vec3 p;
         double r;

@@ -336,6 +336,27 @@ static void sec_clumps(sink *k, const grit_scene *s)
     PUT_ARRAY(k, "clumploc", s->clump_loc, s->n_clump_loc);
 }
 
+/* The outlets (grit/outlet.h) and the id counter (version 6 on): the next
+ * id, the rebuild count the outlets last looked after, then per outlet its
+ * definition and record. */
+static void sec_outlets(sink *k, const grit_scene *s)
+{
+    put_i32(k, s->next_id);
+    put_i64(k, s->outlet_rebuilds);
+    put_u32(k, (uint32_t)s->n_outlets);
+    for (int i = 0; i < s->n_outlets; i++) {
+        const grit_outlet_state *q = &s->outlets[i];
+        const grit_outlet_def *d = &q->def;
+        put_i32(k, d->region);
+        const double v[] = {d->lo.x,     d->lo.y,     d->lo.z,  d->hi.x,   d->hi.y, d->hi.z,
+                            d->center.x, d->center.y, d->center.z, d->radius, d->height};
+        for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_f64(k, v[j]);
+        put_f64(k, q->mass);
+        put_f64(k, q->energy);
+        put_i64(k, q->count);
+    }
+}
+
 static const struct {
     char tag[5];
     void (*write)(sink *, const grit_scene *);
@@ -347,6 +368,7 @@ static const struct {
     {"DYDT", sec_dyndt},
     {"CTRL", sec_ctrl},
     {"CLMP", sec_clumps},
+    {"OUTL", sec_outlets},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };
 

@@ -462,6 +462,7 @@ static int load_bodies(loader *L)
         TAKE(L, a, na, "refpos", b->refpos, n))
         return -1;
     b->n = (int)n;
+    s->next_id = (int)n; /* before version 6, ids were the count; section OUTL has the counter */
     /* the id map: its own length */
     int cap = 0;
     if (array_count(L, a, na, "id2idx", &cap)) return -1;
@@ -879,6 +880,41 @@ static int no_clumps(loader *L)
     return 0;
 }
 
+/* Absent (version < 6): ids were the particle count (load_bodies's default). */
+static int load_outlets(loader *L)
+{
+    grit_scene *s = L->s;
+    const int next = (int32_t)get_u32(L);
+    const long rebuilds = (long)get_i64(L);
+    const uint32_t n = get_u32(L);
+    if (L->msg[0]) return -1;
+    if (next < 0 || next > s->id_cap) return fail(L, "section OUTL: next id %d for %d ids", next, s->id_cap);
+    for (int i = 0; i < s->b.n; i++)
+        if (s->b.id[i] >= next) return fail(L, "section OUTL: next id %d, but particle %d has id %d", next, i, s->b.id[i]);
+    s->next_id = next;
+    if (n > 1u << 16) return fail(L, "section OUTL: %u outlets", n);
+    for (uint32_t i = 0; i < n && !L->msg[0]; i++) {
+        grit_outlet_def d = grit_default_outlet_def();
+        d.region = (int32_t)get_u32(L);
+        double v[11];
+        for (int j = 0; j < 11; j++) v[j] = get_f64(L);
+        d.lo = v3(v[0], v[1], v[2]);
+        d.hi = v3(v[3], v[4], v[5]);
+        d.center = v3(v[6], v[7], v[8]);
+        d.radius = v[9];
+        d.height = v[10];
+        if (L->msg[0]) break;
+        const int k = grit_add_outlet(s, &d);
+        if (k < 0) return fail(L, "section OUTL: outlet %u: %s", i, grit_last_error(s));
+        grit_outlet_state *q = &s->outlets[k];
+        q->mass = get_f64(L);
+        q->energy = get_f64(L);
+        q->count = get_i64(L);
+    }
+    s->outlet_rebuilds = rebuilds; /* (grit_add_outlet set it to look at the next step) */
+    return L->msg[0] ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------ driver */
 typedef struct section {
     char tag[5];
@@ -1039,6 +1075,7 @@ grit_scene *grit_scene_load(const char *path)
         {"DYDT", load_dyndt, 0, UINT64_MAX, 4},
         {"CTRL", load_ctrl, 0, UINT64_MAX, 5},
         {"CLMP", load_clumps, 0, UINT64_MAX, 5},
+        {"OUTL", load_outlets, 0, UINT64_MAX, 6},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");

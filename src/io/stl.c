@@ -376,6 +376,7 @@ static int check_def(grit_scene *s, const char *path, const grit_stl_def *d)
 static void roll_back(grit_scene *s, int n0, int nf0)
 {
     for (int i = n0; i < s->b.n; i++) s->id2idx[s->b.id[i]] = -1;
+    s->next_id -= s->b.n - n0; /* the ids appended last */
     s->b.n = n0;
     s->n_facets = nf0;
 }

@@ -103,7 +103,7 @@ static int write_piece(const grit_scene *s, const char *path, grit_vtk_format fm
 
 int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_format fmt)
 {
-    const int np = grit_particle_count(s);
+    const int np = grit_particle_id_end(s); /* ids, deleted ones included */
     long n = 0;
     for (int id = 0; id < np; id++) n += grit_get_shape(s, id) == GRIT_SHAPE_SPHERE;
     arrays a = {0};
@@ -231,7 +231,7 @@ static void scene_box(const grit_scene *s, const grit_trimesh *mesh, grit_vec3 *
 {
     *lo = v3(INFINITY, INFINITY, INFINITY);
     *hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    const int np = grit_particle_count(s);
+    const int np = grit_particle_id_end(s); /* ids, deleted ones included */
     for (int id = 0; id < np; id++) {
         const int shape = grit_get_shape(s, id);
         grit_vec3 p;
@@ -289,7 +289,7 @@ enum { SHAPE_RESOLUTION = 16 }; /* segments around a circle */
 
 int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format fmt)
 {
-    const int np = grit_particle_count(s);
+    const int np = grit_particle_id_end(s); /* ids, deleted ones included */
     grit_trimesh *mesh = calloc((size_t)(np > 0 ? np : 1), sizeof *mesh);
     if (!mesh) return oom(s, path);
     /* the bounded shapes first: the box of the unbounded ones needs them */

@@ -25,7 +25,7 @@ import sys
 # Rule 3: what the name of a function on the scene may start with.
 SCENE_VERBS = {"add", "get", "set", "impose", "step", "save", "load", "is", "check"}
 SCENE_PARTS = {"scene", "particle", "material", "pair", "law", "contact", "contacts", "cell", "energy", "stress",
-               "inlet", "array", "shape", "tester", "kuhn", "concrete", "vtk", "io", "last", "warning", "dt", "time",
+               "inlet", "outlet", "array", "shape", "tester", "kuhn", "concrete", "vtk", "io", "last", "warning", "dt", "time",
                "critical", "functor", "brute", "potential", "threads", "unbalanced"}
 # value types: a pointer to one is an array of values, not an object
 VALUE_TYPES = {"vec3", "quat", "mat3", "param_info", "param_table", "uniax_specimen"}

@@ -1,0 +1,313 @@
+/* Particle outlets (grit/outlet.h, docs/outlets.md): deleting the top
+ * layer of a settled bed leaves every other contact's state byte for byte
+ * and every other particle as it was; ids stay stable and are not reused;
+ * the deleted mass plus the remaining one is the initial mass; the energy
+ * balance stays closed through deletions (the linear law, the hertz law
+ * with rolling resistance); a restart while particles are being deleted
+ * continues bitwise; clumps pass through; errors. */
+#include <string.h>
+
+#include "core/scene_impl.h"
+#include "core/storage.h"
+#include "fixture.h"
+#include "grit/clump.h"
+#include "grit/outlet.h"
+#include "grit/restart.h"
+
+static const double R = 1e-3, L = 8e-3;
+
+static int material(grit_scene *s, bool hertz)
+{
+    if (hertz) {
+        grit_hertzmat_def m = grit_default_hertzmat_def();
+        m.young = 1e8;
+        m.restitution = 0.5;
+        m.rolling = GRIT_ROLLING_EPSD;
+        m.mu_roll = 0.1;
+        return fx_must(s, grit_add_hertzmat(s, &m), "HertzMat");
+    }
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.young = 1e7;
+    m.tan_phi = 0.5;
+    return fx_must(s, grit_add_frictmat(s, &m), "FrictMat");
+}
+
+/* A bed of 4 x 4 x 6 spheres in a square box of walls, settled under
+ * gravity with some damping (deterministic: the same call makes the same
+ * scene). */
+static grit_scene *bed(bool hertz, long settle)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt = 2e-6;
+    d.track_energy = true;
+    d.gravity = v3(0, 0, -9.81);
+    d.damping = 0.2;
+    grit_scene *s = fx_scene(&d);
+    const int m = material(s, hertz);
+    fx_wall(s, m, 2, 0.0, 1);
+    fx_wall(s, m, 0, 0.0, 1);
+    fx_wall(s, m, 0, L, -1);
+    fx_wall(s, m, 1, 0.0, 1);
+    fx_wall(s, m, 1, L, -1);
+    unsigned long long seed = 7;
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < 4; j++)
+            for (int i = 0; i < 4; i++) {
+                const grit_vec3 x = v3((2 * i + 1) * R + 1e-5 * fx_rand(&seed), (2 * j + 1) * R + 1e-5 * fx_rand(&seed),
+                                       (2 * k + 1.01) * R * 1.0);
+                fx_sphere(s, m, x, R * (0.97 + 0.02 * fx_rand(&seed)), v3_zero());
+            }
+    fx_must(s, grit_step(s, settle), "settle");
+    return s;
+}
+
+static grit_outlet_def top_box(double zcut)
+{
+    grit_outlet_def o = grit_default_outlet_def();
+    o.region = GRIT_REGION_BOX;
+    o.lo = v3(-1, -1, zcut);
+    o.hi = v3(1, 1, 1);
+    return o;
+}
+
+static double live_mass(const grit_scene *s)
+{
+    double m = 0;
+    for (int i = 0; i < s->b.n; i++)
+        if (isfinite(s->b.mi[i].m)) m += s->b.mi[i].m;
+    return m;
+}
+
+/* ---- the remaining contacts and particles as they were ----------------------------------- */
+static void contacts_identical(void)
+{
+    grit_scene *a = bed(false, 12000), *b = bed(false, 12000);
+    const double zcut = 8 * R;
+    CHECK(grit_add_outlet(b, &(grit_outlet_def){0}) < 0); /* an empty box */
+    CHECK(grit_add_outlet(b, &(grit_outlet_def){.region = GRIT_REGION_BOX, .lo = top_box(zcut).lo,
+                                                 .hi = top_box(zcut).hi}) == 0);
+    const long rebuilds = b->stats.rebuilds;
+    CHECK(grit_outlets_run(b) == GRIT_OK); /* what the next step does first */
+    CHECK(b->stats.rebuilds == rebuilds);  /* no rebuild needed */
+    /* the particles inside went, the others stay, with their ids */
+    int gone = 0, cut_contacts = 0;
+    double gone_mass = 0;
+    for (int i = 0; i < a->b.n; i++) {
+        const bool in = isfinite(a->b.mi[i].m) && a->b.pr[i].pos.z >= zcut;
+        const int id = a->b.id[i], j = grit_idx(b, id);
+        gone += in;
+        if (in) {
+            gone_mass += a->b.mi[i].m;
+            CHECK(j < 0);
+            continue;
+        }
+        CHECK(j >= 0);
+        if (j < 0) continue;
+        CHECK(!memcmp(&a->b.pr[i], &b->b.pr[j], sizeof a->b.pr[i]) && !memcmp(&a->b.vw[i], &b->b.vw[j], sizeof a->b.vw[i]));
+    }
+    grit_outlet_info info;
+    CHECK(grit_outlet_get(b, 0, NULL, &info) == GRIT_OK);
+    printf("  deleted %d of %d spheres above z = %g (%ld, %.6g kg)\n", gone, grit_particle_count(a) - 5, zcut,
+           info.count, info.mass);
+    CHECK(gone >= 16 && info.count == gone && info.mass == gone_mass);
+    CHECK(grit_particle_count(b) == grit_particle_count(a) - gone);
+    CHECK(grit_particle_id_end(b) == grit_particle_id_end(a));
+    /* the contacts: the same list without the deleted particles' ones, each byte for byte */
+    int k2 = 0, same = 0;
+    for (int k = 0; k < a->c.n; k++) {
+        const grit_pair *p = &a->c.pair[k];
+        if (grit_idx(b, a->b.id[p->a]) < 0 || grit_idx(b, a->b.id[p->b]) < 0) {
+            cut_contacts += (p->flags & CF_REAL) != 0;
+            continue;
+        }
+        CHECK(k2 < b->c.n);
+        if (k2 >= b->c.n) break;
+        const grit_pair *q = &b->c.pair[k2];
+        const bool ok = b->b.id[q->a] == a->b.id[p->a] && b->b.id[q->b] == a->b.id[p->b] && q->kind == p->kind &&
+                        q->flags == p->flags && q->law == p->law &&
+                        (!(p->flags & CF_REAL) ||
+                         (!memcmp(&a->c.geom[k], &b->c.geom[k2], sizeof a->c.geom[k]) &&
+                          !memcmp(&a->c.phys[k], &b->c.phys[k2], sizeof a->c.phys[k]) &&
+                          !memcmp(&a->c.cold[k], &b->c.cold[k2], sizeof a->c.cold[k]) &&
+                          (a->c.ext_n == 0 || !memcmp(a->c.ext + (size_t)k * a->c.ext_n, b->c.ext + (size_t)k2 * b->c.ext_n,
+                                                      sizeof(double) * (size_t)a->c.ext_n))));
+        same += ok;
+        k2++;
+    }
+    CHECK(k2 == b->c.n && same == k2);
+    printf("  %d contacts kept byte for byte, %d cut\n", same, cut_contacts);
+    CHECK(cut_contacts > 0);
+    /* ids are not reused */
+    grit_sphere_def sd = grit_default_sphere_def();
+    sd.pos = v3(L / 2, L / 2, 20 * R);
+    sd.radius = R;
+    CHECK(grit_add_sphere(b, &sd) == grit_particle_id_end(a));
+    CHECK(grit_step(b, 200) == GRIT_OK);
+    grit_scene_destroy(a);
+    grit_scene_destroy(b);
+}
+
+/* ---- mass and energy through a continuous outflow ---------------------------------------- */
+/* The bed with its floor replaced by an outlet: the spheres fall through. */
+static void drain(bool hertz)
+{
+    grit_scene *s = bed(hertz, 2500);
+    const double m0 = live_mass(s);
+    const double err0 = grit_energy_rel_error(s);
+    grit_outlet_def o = grit_default_outlet_def();
+    o.region = GRIT_REGION_CYLINDER; /* under a hole of radius 2.5 R at the floor's centre */
+    o.center = v3(L / 2, L / 2, -5 * R);
+    o.radius = 2.5 * R;
+    o.height = 5 * R + 1.5 * R;
+    CHECK(grit_add_outlet(s, &o) == 0);
+    double worst = fabs(err0);
+    long count = 0;
+    for (int k = 0; k < 40; k++) {
+        CHECK(grit_step(s, 500) == GRIT_OK);
+        grit_outlet_info info;
+        grit_outlet_get(s, 0, NULL, &info);
+        count = info.count;
+        CHECK(fabs(live_mass(s) + info.mass - m0) <= 1e-15 * m0);
+        worst = fmax(worst, fabs(grit_energy_rel_error(s)));
+    }
+    grit_outlet_info info;
+    grit_outlet_get(s, 0, NULL, &info);
+    printf("  %s: %ld spheres deleted (%.4g kg, %.4g J), remaining + deleted mass - initial %.2g kg, energy "
+           "balance error %.2g before, at most %.2g during (entry outlet %.4g J)\n",
+           hertz ? "hertz+EPSD" : "linear", count, info.mass, info.energy, live_mass(s) + info.mass - m0, err0, worst,
+           grit_energy(s, GRIT_E_OUTLET));
+    CHECK(count >= 10);
+    CHECK(info.energy == grit_energy(s, GRIT_E_OUTLET) && info.energy > 0);
+    CHECK(worst <= 2e-3);
+    grit_scene_destroy(s);
+}
+
+/* Deleting particles in contact keeps the balance: the same bed with and
+ * without the top layer cut, the balance's change over the steps after. */
+static void energy_at_deletion(bool hertz)
+{
+    grit_scene *a = bed(hertz, 12000), *b = bed(hertz, 12000);
+    CHECK(grit_add_outlet(b, &(grit_outlet_def){.region = GRIT_REGION_BOX, .lo = top_box(8 * R).lo,
+                                                 .hi = top_box(8 * R).hi}) == 0);
+    const double ta = grit_energy_total(a) - grit_energy_initial(a);
+    const double tb = grit_energy_total(b) - grit_energy_initial(b);
+    CHECK(ta == tb);
+    CHECK(grit_step(a, 1) == GRIT_OK && grit_step(b, 1) == GRIT_OK);
+    grit_outlet_info info;
+    grit_outlet_get(b, 0, NULL, &info);
+    const double da = grit_energy_total(a) - grit_energy_initial(a) - ta;
+    const double db = grit_energy_total(b) - grit_energy_initial(b) - tb;
+    const double scale = fabs(grit_energy(b, GRIT_E_GRAV)) + info.energy;
+    printf("  %s: %ld deleted with %.4g J; the balance moved %.3g J over that step (%.3g J without the "
+           "deletion), scale %.3g J\n",
+           hertz ? "hertz+EPSD" : "linear", info.count, info.energy, db, da, scale);
+    CHECK(info.count >= 16 && info.energy > 0);
+    CHECK(fabs(db) <= 1e-9 * scale + 10 * fabs(da));
+    grit_scene_destroy(a);
+    grit_scene_destroy(b);
+}
+
+static void balance_linear(void) { drain(false); energy_at_deletion(false); }
+static void balance_hertz(void) { drain(true); energy_at_deletion(true); }
+
+/* ---- restart while particles leave ------------------------------------------------------- */
+static void restart_bitwise(void)
+{
+    grit_scene *a = bed(false, 2000);
+    grit_outlet_def o = grit_default_outlet_def();
+    o.region = GRIT_REGION_CYLINDER;
+    o.center = v3(L / 2, L / 2, -5 * R);
+    o.radius = 2.5 * R;
+    o.height = 6.5 * R;
+    CHECK(grit_add_outlet(a, &o) == 0);
+    CHECK(grit_step(a, 6000) == GRIT_OK);
+    grit_outlet_info ia, ib;
+    grit_outlet_get(a, 0, NULL, &ia);
+    CHECK(ia.count > 0);
+    CHECK(grit_save(a, "test_outlet.grit") == GRIT_OK);
+    grit_scene *b = grit_scene_load("test_outlet.grit");
+    CHECK(b != NULL);
+    if (!b) return;
+    CHECK(grit_step(a, 8000) == GRIT_OK && grit_step(b, 8000) == GRIT_OK);
+    grit_outlet_get(a, 0, NULL, &ia);
+    grit_outlet_get(b, 0, NULL, &ib);
+    bool same = grit_particle_count(a) == grit_particle_count(b) && grit_particle_id_end(a) == grit_particle_id_end(b) &&
+                ia.count == ib.count && ia.mass == ib.mass && ia.energy == ib.energy;
+    for (int id = 0; id < grit_particle_id_end(a) && same; id++) {
+        const int i = grit_idx(a, id), j = grit_idx(b, id);
+        same = (i < 0) == (j < 0) &&
+               (i < 0 || (!memcmp(&a->b.pr[i], &b->b.pr[j], sizeof a->b.pr[i]) &&
+                          !memcmp(&a->b.vw[i], &b->b.vw[j], sizeof a->b.vw[i])));
+    }
+    for (int e = 0; e < GRIT_E_COUNT; e++) same = same && grit_energy(a, e) == grit_energy(b, e);
+    printf("  continued from step 8000 to 16000: %ld deleted in all, %d left, identical: %s\n", ia.count,
+           grit_particle_count(a) - 5, same ? "yes" : "no");
+    CHECK(same);
+    remove("test_outlet.grit");
+    grit_scene_destroy(a);
+    grit_scene_destroy(b);
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+/* Clumps pass through an outlet (docs/outlets.md, Limits): a two-sphere
+ * clump falling through the region keeps its body and members, the sphere
+ * beside it goes. */
+static void clumps_pass(void)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt = 2e-6;
+    d.gravity = v3(0, 0, -9.81);
+    grit_scene *s = fx_scene(&d);
+    const int m = material(s, false);
+    const grit_vec3 c[2] = {v3(-R, 0, 0), v3(R, 0, 0)};
+    const double r[2] = {R, R};
+    grit_clump_def cd = grit_default_clump_def();
+    cd.n = 2;
+    cd.centers = c;
+    cd.radii = r;
+    cd.material = m;
+    cd.pos = v3(0, 0, 0);
+    const int body = grit_add_clump(s, &cd);
+    CHECK(body >= 0);
+    fx_sphere(s, m, v3(5 * R, 0, 0), R, v3_zero());
+    grit_outlet_def o = top_box(-2 * R);
+    CHECK(grit_add_outlet(s, &o) == 0);
+    CHECK(grit_step(s, 10) == GRIT_OK);
+    grit_outlet_info info;
+    CHECK(grit_outlet_get(s, 0, NULL, &info) == GRIT_OK);
+    CHECK(info.count == 1);
+    CHECK(grit_particle_count(s) == 3 && grit_get_clump_count(s) == 1);
+    int b = -1, n = 0;
+    CHECK(grit_get_clump(s, body + 2, &b, &n) == GRIT_OK && b == body && n == 2);
+    CHECK(grit_step(s, 10) == GRIT_OK);
+    grit_scene_destroy(s);
+}
+
+static void errors(void)
+{
+    grit_scene *s = fx_scene_dt(1e-5);
+    grit_outlet_def o = grit_default_outlet_def();
+    o.lo = v3(0, 0, 0);
+    o.hi = v3(1, 1, NAN);
+    CHECK(grit_add_outlet(s, &o) == GRIT_EINVAL && strstr(grit_last_error(s), "box"));
+    o.region = GRIT_REGION_CYLINDER;
+    o.radius = -1;
+    o.height = 1;
+    CHECK(grit_add_outlet(s, &o) == GRIT_EINVAL && strstr(grit_last_error(s), "cylinder"));
+    o.region = 7;
+    CHECK(grit_add_outlet(s, &o) == GRIT_EINVAL && strstr(grit_last_error(s), "region = 7"));
+    CHECK(grit_outlet_count(s) == 0);
+    CHECK(grit_outlet_get(s, 0, NULL, NULL) == GRIT_EINVAL);
+    grit_scene_destroy(s);
+}
+
+int main(void)
+{
+    RUN(contacts_identical);
+    RUN(balance_linear);
+    RUN(balance_hertz);
+    RUN(restart_bitwise);
+    RUN(clumps_pass);
+    RUN(errors);
+    TEST_MAIN_END();
+}
