@@ -283,11 +283,15 @@ static int make(job *j, const char *dir, char *err, size_t len)
         rc = -1;
         goto done;
     }
+    /* units in the header as in every CSV of grit ("" dimensionless) */
+    static const char *const param_units[GRIT_CAL_PARAMS] = {"[Pa]", "", "", "[Pa]", "", ""};
+    static const char *const figure_units[GRIT_CAL_FIGURES] = {"[Pa]", "", "[Pa]", "[Pa]", "[J/m^3]"};
     fprintf(w.csv, "stage,index");
-    for (int k = 0; k < GRIT_CAL_PARAMS; k++) fprintf(w.csv, ",%s", grit_calibrate_param_name(k));
-    for (int k = 0; k < GRIT_CAL_FIGURES; k++) fprintf(w.csv, ",%s", grit_calibrate_figure_name(k));
+    for (int k = 0; k < GRIT_CAL_PARAMS; k++) fprintf(w.csv, ",%s%s", grit_calibrate_param_name(k), param_units[k]);
+    for (int k = 0; k < GRIT_CAL_FIGURES; k++)
+        fprintf(w.csv, ",%s%s", grit_calibrate_figure_name(k), figure_units[k]);
     for (int k = 0; k < GRIT_CAL_FIGURES; k++) fprintf(w.csv, ",error_%s", grit_calibrate_figure_name(k));
-    fprintf(w.csv, ",worst,cpu\n");
+    fprintf(w.csv, ",worst,cpu[s]\n");
     grit_uniax_opts uo = grit_default_uniax_opts();
     uo.monitor = test_monitor;
     uo.monitor_data = &w;

@@ -424,7 +424,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
         snprintf(err, len, "cannot write '%s'", path);
         goto done;
     }
-    fprintf(curves, "confinement,run,strain,stress,time,omega,lateral\n");
+    fprintf(curves, "confinement[Pa],run,strain,stress[Pa],time[s],omega,lateral\n");
     if (ck.n_conf) {
         snprintf(path, sizeof path, "%s/confined.csv", dir);
         if (!(table = fopen(path, "w"))) {
@@ -434,7 +434,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
             goto done;
         }
         /* stop: grit_uniax_stop (1 the fall, 2 the strain limit, 3 max_steps) */
-        fprintf(table, "confinement,fc,eps_fc,young,steps,stop\n");
+        fprintf(table, "confinement[Pa],fc[Pa],eps_fc,young[Pa],steps,stop\n");
     }
     const int n_tests = ck.n_conf ? ck.n_conf : 1;
     for (int k = 0; k < n_tests && !rc; k++) {

@@ -80,7 +80,8 @@ ratio = S[:, 0, 1] / -S[:, 1, 1]
 ev = np.log(vol / v0)
 grit.write_csv(os.path.join(out, "periodic-shear.csv"),
                ["time", "gamma", "volume", "p", "s_xx", "s_yy", "s_zz", "s_xy", "ratio", "eps_v"],
-               np.column_stack([t, gamma, vol, p, S[:, 0, 0], S[:, 1, 1], S[:, 2, 2], S[:, 0, 1], ratio, ev]))
+               np.column_stack([t, gamma, vol, p, S[:, 0, 0], S[:, 1, 1], S[:, 2, 2], S[:, 0, 1], ratio, ev]),
+               units={"time": "s", "volume": "m^3", "p": "Pa", "s_xx": "Pa", "s_yy": "Pa", "s_zz": "Pa", "s_xy": "Pa"})
 
 # ---- checks
 late = gamma > 0.35

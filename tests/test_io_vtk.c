@@ -341,14 +341,15 @@ static void series_and_energy(void)
     CHECK(access(path, F_OK) != 0); /* not complete yet: only energy.csv.partial */
     CHECK(grit_energy_log_close(e, s, true) == GRIT_OK);
     char *csv = slurp(path);
-    char head[512] = "step,time";
-    for (int k = 0; k < GRIT_E_COUNT; k++) snprintf(head + strlen(head), sizeof head - strlen(head), ",%s", grit_energy_name(k));
-    strcat(head, ",total,rel_error\n1,");
+    char head[512] = "step,time[s]"; /* units in brackets, none for the dimensionless */
+    for (int k = 0; k < GRIT_E_COUNT; k++)
+        snprintf(head + strlen(head), sizeof head - strlen(head), ",%s[J]", grit_energy_name(k));
+    strcat(head, ",total[J],rel_error\n1,");
     CHECK(csv && !strncmp(csv, head, strlen(head)));
-    CHECK(strstr(head, ",kinetic,") && strstr(head, ",broken,"));
+    CHECK(strstr(head, ",kinetic[J],") && strstr(head, ",broken[J],"));
     free(csv);
     csv = slurp(stats); /* the first row: step 1, 4 contacts */
-    const char *row1 = "step,time,dt,contacts,potential_pairs,rebuilds,sorts\n1,9.9999999999999995e-07,"
+    const char *row1 = "step,time[s],dt[s],contacts,potential_pairs,rebuilds,sorts\n1,9.9999999999999995e-07,"
                        "9.9999999999999995e-07,4,";
     CHECK(csv && !strncmp(csv, row1, strlen(row1)));
     int rows = 0;

@@ -475,7 +475,10 @@ static void callbacks(void)
     CHECK(grit_tester_write_csv(t, path) == GRIT_OK);
     FILE *f = fopen(path, "r");
     char line[4096];
-    CHECK(f && fgets(line, sizeof line, f) && strncmp(line, "step,time,stage,stage_step,contact,dist,u0,", 43) == 0);
+    CHECK(f && fgets(line, sizeof line, f) && strncmp(line, "step,time[s],stage,stage_step,contact,dist[m],u0[m],", 52) == 0);
+    /* the units: rotations and torques on DoFs 3-5, the energy entries in J */
+    CHECK(strstr(line, ",u3[rad],") && strstr(line, ",f3[N m],") && strstr(line, ",k5[N m/rad],") &&
+          strstr(line, ",work[J],bounces,kinetic[J],"));
     int lines = 0;
     while (f && fgets(line, sizeof line, f)) lines++;
     CHECK(lines == 6);

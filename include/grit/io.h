@@ -18,8 +18,9 @@ GRIT_BEGIN_DECLS
 
 /* ---- input ---------------------------------------------------------------- */
 /* Add one sphere of `material` per row of a CSV file with the header line
- * `x,y,z,r` (m; blank lines and lines starting with `#` are skipped, CR-LF
- * accepted). The whole file is
+ * `x,y,z,r` (m; the header may name the units, `x[m],y[m],z[m],r[m]`, any
+ * other unit is refused; blank lines and lines starting with `#` are
+ * skipped, CR-LF accepted). The whole file is
  * validated first: on any error (missing or empty file, wrong header or
  * column count, a field that is not a number, a NaN or infinite coordinate,
  * a radius that is not positive and finite) nothing is added. On success
@@ -27,7 +28,8 @@ GRIT_BEGIN_DECLS
  * NULL). */
 int grit_io_load_spheres_csv(grit_scene *s, const char *path, int material, int *first_id, int *count);
 
-/* Write every sphere as `x,y,z,r` (the format the loader reads), in id
+/* Write every sphere under the header `x[m],y[m],z[m],r[m]` (the format the
+ * loader reads), in id
  * order, with 17 significant digits so that a load restores it exactly. */
 int grit_io_save_spheres_csv(const grit_scene *s, const char *path);
 

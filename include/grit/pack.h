@@ -157,8 +157,8 @@ double grit_packing_sphere_volume(const grit_packing *p);
  * (either pointer may be NULL). O(n) with a grid. */
 double grit_packing_max_overlap(const grit_packing *p, int *a, int *b);
 
-/* Write as the spheres CSV that grit_io_load_spheres_csv reads (x,y,z,r,
- * 17 digits), with comment lines (# ...) before the header that record the
+/* Write as the spheres CSV that grit_io_load_spheres_csv reads
+ * (x[m],y[m],z[m],r[m], 17 digits), with comment lines (# ...) before the header that record the
  * info, the cell of a periodic packing and the figures (solid fraction,
  * pressure, ...). */
 int grit_packing_save(const grit_packing *p, const char *path, char *err, size_t errlen);

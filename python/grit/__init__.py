@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # what the lazy imports below give, spelled out for type chec
     from .cell import Cell
     from .errors import (FormatError, GritError, GritIOError, GritMemoryError, LibraryNotFoundError, NumericError,
                          ParameterError, StaleViewError, StateError)
-    from .records import EnergyRecorder, read_csv, write_csv
+    from .records import EnergyRecorder, Records, read_csv, write_csv
     from .scene import Contacts, Energy, FrictMat, Material, Particle, Particles, Runner, Scene, StlMesh
     from .shapes import Capsule, Ellipsoid, Facet, InfCylinder, Rod, Shape, Sphere, Wall
     from .tester import LawTester, Stage
@@ -36,7 +36,7 @@ _LAZY = {
     "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
     "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes", "Clump": "shapes",
     "LawTester": "tester", "Stage": "tester",
-    "EnergyRecorder": "records", "read_csv": "records", "write_csv": "records",
+    "EnergyRecorder": "records", "Records": "records", "read_csv": "records", "write_csv": "records",
     "GritError": "errors", "LibraryNotFoundError": "errors", "ParameterError": "errors", "StateError": "errors",
     "NumericError": "errors", "GritMemoryError": "errors", "GritIOError": "errors", "FormatError": "errors",
     "StaleViewError": "errors",

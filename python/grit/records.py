@@ -1,13 +1,19 @@
 """Time series of a run as CSV files, and the energy recorder.
 
 CSV format of grit (written by ``grit run`` and by this module): one header
-line of column names separated by commas, then one line per sample, numbers
-written with 17 significant digits (``%.17g``: exact round trip), ``nan``
-and ``inf`` as C prints them. Lines starting with ``#`` are comments.
+line of column names separated by commas, each followed by its unit in
+brackets unless it is dimensionless (``time[s]``, ``kinetic[J]``, ``step``),
+then one line per sample, numbers written with 17 significant digits
+(``%.17g``: exact round trip), ``nan`` and ``inf`` as C prints them. Lines
+starting with ``#`` are comments.
+
+:func:`read_csv` returns the columns under their plain names (``data["time"]``)
+and the units beside them (``data.units["time"] == "s"``, ``""`` for a
+dimensionless column); a file without units reads the same way.
 
 The energy CSV has the columns
 
-    step,time,<entry names>,total,rel_error
+    step,time[s],<entry names>[J],total[J],rel_error
 
 where the entry names are those of ``grit_energy_name`` in order (today
 kinetic, elast, grav, plast, nonviscDamp, viscDamp, broken, gradV, damage, inlet, massDamp, outlet), ``total`` is
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -28,19 +34,59 @@ if TYPE_CHECKING:
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def write_csv(path: PathLike, columns: Iterable[str], rows: Iterable[Sequence[float]]) -> None:
-    """Write rows (sequences of numbers, one per column) under a header of column names."""
+def write_csv(path: PathLike, columns: Iterable[str], rows: Iterable[Sequence[float]],
+              units: Optional[Mapping[str, str]] = None) -> None:
+    """Write rows (sequences of numbers, one per column) under a header of column names.
+
+    units: {column: unit} written into the header as ``name[unit]`` (a column not in it, or with the unit
+    ``""``, is written bare: dimensionless); a name may also carry its unit itself (``"time[s]"``)."""
     columns = list(columns)
     if any("," in c for c in columns):
         raise ValueError(f"CSV column names must not contain commas: {columns}")
+    head = [_with_unit(c, (units or {}).get(c, "")) for c in columns]
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     with open(path, "w") as f:
-        f.write(",".join(columns) + "\n")
+        f.write(",".join(head) + "\n")
         for r in rows:
             if len(r) != len(columns):
                 raise ValueError(f"CSV row of {len(r)} values for {len(columns)} columns")
             f.write(",".join(_fmt(x) for x in r) + "\n")
+
+
+def _with_unit(column: str, unit: str) -> str:
+    if any(ch in unit for ch in ",[]"):
+        raise ValueError(f"CSV unit {unit!r} of column {column!r} must not contain commas or brackets")
+    return f"{column}[{unit}]" if unit and "[" not in column else column
+
+
+def split_unit(column: str) -> Tuple[str, str]:
+    """('time', 's') from the header field 'time[s]'; (name, '') for a field without a unit."""
+    c = column.strip()
+    if c.endswith("]") and "[" in c:
+        k = c.index("[")
+        return c[:k].strip(), c[k + 1:-1].strip()
+    return c, ""
+
+
+class Records(Dict[str, np.ndarray]):
+    """The columns of a CSV file as {plain name: float array}, with ``units`` {plain name: unit} ("" for a
+    dimensionless column). A key given with its unit, ``data["time[s]"]``, finds the column too."""
+
+    def __init__(self, columns: Mapping[str, np.ndarray] = (), units: Optional[Mapping[str, str]] = None) -> None:
+        super().__init__(columns)
+        self.units: Dict[str, str] = {c: (units or {}).get(c, "") for c in self}
+
+    def __missing__(self, key: str) -> np.ndarray:
+        name, unit = split_unit(key)
+        if name != key and name in self and unit == self.units.get(name):
+            return self[name]
+        raise KeyError(key)
+
+    def label(self, column: str) -> str:
+        """An axis label for the column: 'time [s]', or the bare name when it is dimensionless."""
+        u = self.units.get(column, "")
+        return f"{column} [{u}]" if u else column
 
 
 def _fmt(x: float) -> str:
@@ -52,28 +98,30 @@ def _fmt(x: float) -> str:
     return "%.17g" % x
 
 
-def read_csv(path: PathLike) -> Dict[str, np.ndarray]:
-    """{column name: float array} from a grit CSV file; ValueError naming file and line if malformed."""
+def read_csv(path: PathLike) -> Records:
+    """The columns of a grit CSV file as :class:`Records` ({plain column name: float array}, units in
+    ``.units``); ValueError naming file and line if malformed."""
     with open(path) as f:
         lines = [(i + 1, ln.strip()) for i, ln in enumerate(f)]
     lines = [(i, ln) for i, ln in lines if ln and not ln.startswith("#")]
     if not lines:
         raise ValueError(f"{path}: no header line (an empty file?)")
-    header = [c.strip() for c in lines[0][1].split(",")]
+    fields = [split_unit(c) for c in lines[0][1].split(",")]
+    header = [name for name, _ in fields]
     if len(set(header)) != len(header) or any(not c for c in header):
         raise ValueError(f"{path}:{lines[0][0]}: bad header {lines[0][1]!r} (empty or repeated column names)")
     data = np.empty((len(lines) - 1, len(header)))
     for k, (lineno, ln) in enumerate(lines[1:]):
-        fields = ln.split(",")
-        if len(fields) != len(header):
-            raise ValueError(f"{path}:{lineno}: {len(fields)} fields, the header has {len(header)}")
+        row = ln.split(",")
+        if len(row) != len(header):
+            raise ValueError(f"{path}:{lineno}: {len(row)} fields, the header has {len(header)}")
         try:
-            data[k] = [float(x) for x in fields]
+            data[k] = [float(x) for x in row]
         except ValueError:
-            bad = next(x for x in fields if not _is_float(x))
-            col = header[fields.index(bad)]
+            bad = next(x for x in row if not _is_float(x))
+            col = header[row.index(bad)]
             raise ValueError(f"{path}:{lineno}: column '{col}': {bad!r} is not a number") from None
-    return {c: data[:, j] for j, c in enumerate(header)}
+    return Records({c: data[:, j] for j, c in enumerate(header)}, dict(fields))
 
 
 def _is_float(x: str) -> bool:
@@ -87,6 +135,11 @@ def _is_float(x: str) -> bool:
 def energy_columns(entry_names: Iterable[str]) -> List[str]:
     """The columns of the energy CSV: step, time, the entries, total, rel_error."""
     return ["step", "time", *entry_names, "total", "rel_error"]
+
+
+def energy_units(entry_names: Iterable[str]) -> Dict[str, str]:
+    """The units of the energy CSV's columns (time in s, every energy in J; step and rel_error none)."""
+    return {"time": "s", **{e: "J" for e in entry_names}, "total": "J"}
 
 
 class EnergyRecorder:
@@ -103,6 +156,7 @@ class EnergyRecorder:
         scene.track_energy = True
         self.scene = scene
         self.columns = energy_columns(scene.energy.names)
+        self.units = energy_units(scene.energy.names)
         self.rows: List[List[float]] = []
         self.runner = scene.every(every, self)
 
@@ -121,14 +175,14 @@ class EnergyRecorder:
             self.scene.remove_runner(self.runner)
 
     @property
-    def data(self) -> Dict[str, np.ndarray]:
-        """The samples so far as {column: array} (copies)."""
+    def data(self) -> Records:
+        """The samples so far as {column: array} (copies), units in ``.units``."""
         a = np.array(self.rows, dtype=float).reshape(-1, len(self.columns))
-        return {c: a[:, j] for j, c in enumerate(self.columns)}
+        return Records({c: a[:, j] for j, c in enumerate(self.columns)}, self.units)
 
     def save(self, path: PathLike) -> PathLike:
         """Write the samples as the energy CSV (folders made as needed); returns path."""
-        write_csv(path, self.columns, self.rows)
+        write_csv(path, self.columns, self.rows, units=self.units)
         return path
 
     def plot(self, path: PathLike, title: Optional[str] = None) -> str:

@@ -103,7 +103,7 @@ def test_save_load_and_scene(cell, tmp_path):
     assert np.array_equal(back.cell, cell.cell) and back.info == cell.info
     assert (back.pressure, back.steps, back.volume) == (cell.pressure, cell.steps, cell.volume)
     text = open(path).read()
-    assert text.startswith("# grit packing: 200 spheres in a periodic cell\n# cell: ") and "\nx,y,z,r\n" in text
+    assert text.startswith("# grit packing: 200 spheres in a periodic cell\n# cell: ") and "\nx[m],y[m],z[m],r[m]\n" in text
     # any scene takes the arrays
     s = grit.Scene()
     ids = s.add_spheres(back.centers, back.radii)

@@ -25,8 +25,15 @@ def test_energy_recorder_csv_round_trip(tmp_path):
     assert s.track_energy is True
     path = rec.save(str(tmp_path / "sub" / "energy.csv"))
     header = open(path).readline().strip()
-    assert header == "step,time,kinetic,elast,grav,plast,nonviscDamp,viscDamp,broken,gradV,damage,inlet,massDamp,outlet,total,rel_error"
+    names = s.energy.names
+    assert names[:3] == ["kinetic", "elast", "grav"]
+    assert header == "step,time[s]," + ",".join(f"{n}[J]" for n in names) + ",total[J],rel_error"
     data = records.read_csv(path)
+    assert isinstance(data, records.Records) and list(data) == ["step", "time", *names, "total", "rel_error"]
+    assert data.units == {"step": "", "time": "s", **{n: "J" for n in names}, "total": "J", "rel_error": ""}
+    assert data["time[s]"] is data["time"] and data.label("time") == "time [s]" and data.label("step") == "step"
+    with pytest.raises(KeyError):
+        data["time[ms]"]
     assert list(data["step"][:3]) == [20, 40, 60] and len(data["step"]) == 200
     for k, v in rec.data.items():
         assert np.array_equal(data[k], v)  # %.17g: exact
@@ -48,6 +55,22 @@ def test_energy_figure(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(tmp_path / "energy.png")
     assert (tmp_path / "energy.png").stat().st_size > 10000
+
+
+def test_csv_units(tmp_path):
+    """Units in the header: written from a mapping or with the name, read back apart from the names; a file
+    without units reads as before."""
+    path = str(tmp_path / "u.csv")
+    records.write_csv(path, ["step", "t", "force[N]"], [[1, 0.5, 2.0]], units={"t": "s", "step": ""})
+    assert open(path).readline() == "step,t[s],force[N]\n"
+    d = records.read_csv(path)
+    assert list(d) == ["step", "t", "force"] and d.units == {"step": "", "t": "s", "force": "N"}
+    assert d["force"][0] == 2.0 and d["force[N]"][0] == 2.0
+    (tmp_path / "plain.csv").write_text("a, b [m/s] \n1,2\n")
+    d = records.read_csv(str(tmp_path / "plain.csv"))
+    assert list(d) == ["a", "b"] and d.units == {"a": "", "b": "m/s"} and d["b"][0] == 2.0
+    with pytest.raises(ValueError, match="must not contain commas or brackets"):
+        records.write_csv(path, ["x"], [[1]], units={"x": "m]"})
 
 
 def test_csv_errors(tmp_path):

@@ -1,5 +1,6 @@
-/* grit: spheres from and to CSV files `x,y,z,r`; lines starting with `#`
- * are comments.
+/* grit: spheres from and to CSV files `x,y,z,r` (metres; the header may
+ * carry the unit, `x[m],y[m],z[m],r[m]`, as grit writes it); lines starting
+ * with `#` are comments.
  *
  * The loader reads and checks the whole file before it adds anything, so a
  * bad row anywhere leaves the scene as it was. */
@@ -49,6 +50,9 @@ static int split(char *line, char **fields, int cap)
     }
 }
 
+/* A header field names the column, optionally with its unit: "x" or "x[m]"
+ * (grit writes the units; lengths are in metres, so another unit is refused
+ * rather than read as metres). */
 static int check_header(reader *r, char *line)
 {
     char *f[4];
@@ -57,10 +61,19 @@ static int check_header(reader *r, char *line)
     grit_text_quote(t, strlen(t), copy, sizeof copy);
     int n = split(line, f, 4);
     bool ok = n == 4;
-    for (int k = 0; ok && k < 4; k++) ok = strcasecmp(f[k], columns[k]) == 0;
+    for (int k = 0; ok && k < 4; k++) {
+        char *unit = strchr(f[k], '[');
+        if (unit) *unit++ = '\0';
+        ok = strcasecmp(trim(f[k]), columns[k]) == 0;
+        if (ok && unit && strcmp(trim(unit), "m]") != 0)
+            return grit_fail(r->s, GRIT_EFORMAT,
+                             "%s:%ld: column '%s' is in [%s, not in metres: grit reads lengths in m ('%s' or '%s[m]')",
+                             r->path, r->line, columns[k], unit, columns[k], columns[k]);
+    }
     if (!ok)
-        return grit_fail(r->s, GRIT_EFORMAT, "%s:%ld: expected the header line 'x,y,z,r', found '%s'", r->path,
-                         r->line, copy);
+        return grit_fail(r->s, GRIT_EFORMAT,
+                         "%s:%ld: expected the header line 'x,y,z,r' (or with units 'x[m],y[m],z[m],r[m]'), found '%s'",
+                         r->path, r->line, copy);
     return GRIT_OK;
 }
 
@@ -205,7 +218,7 @@ int grit_io_save_spheres_csv(const grit_scene *s, const char *path)
     grit_scene *sm = (grit_scene *)s; /* only for the error message */
     grit_afile a;
     if (grit_afile_open(&a, path, NULL, sm->err, sizeof sm->err)) return GRIT_EIO;
-    fputs("x,y,z,r\n", a.f);
+    fputs("x[m],y[m],z[m],r[m]\n", a.f);
     const int n = grit_particle_id_end(s); /* ids: deleted ones are not spheres any more */
     for (int id = 0; id < n; id++) { /* id order: the order of a loaded file */
         grit_vec3 p;

@@ -13,13 +13,15 @@ struct grit_energy_log {
     bool has_stats;
 };
 
-static const char stats_header[] = "step,time,dt,contacts,potential_pairs,rebuilds,sorts\n";
+/* units in brackets after the names (grit.records reads both); counts have none */
+static const char stats_header[] = "step,time[s],dt[s],contacts,potential_pairs,rebuilds,sorts\n";
 
 static void energy_header(char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "step,time");
-    for (int k = 0; k < GRIT_E_COUNT && n < len; k++) n += (size_t)snprintf(buf + n, len - n, ",%s", grit_energy_name(k));
-    if (n < len) snprintf(buf + n, len - n, ",total,rel_error\n");
+    size_t n = (size_t)snprintf(buf, len, "step,time[s]");
+    for (int k = 0; k < GRIT_E_COUNT && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, ",%s[J]", grit_energy_name(k));
+    if (n < len) snprintf(buf + n, len - n, ",total[J],rel_error\n");
 }
 
 /* A new log, or (cont) the one an earlier run wrote in the same place, kept

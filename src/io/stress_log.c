@@ -16,11 +16,13 @@ struct grit_stress_log {
 static void stress_header(char *buf, size_t len)
 {
     static const char *const xyz = "xyz";
-    size_t n = (size_t)snprintf(buf, len, "step,time,volume,p,s_xx,s_yy,s_zz,s_yz,s_xz,s_xy");
+    size_t n = (size_t)snprintf(buf, len,
+                                "step,time[s],volume[m^3],p[Pa],s_xx[Pa],s_yy[Pa],s_zz[Pa],s_yz[Pa],s_xz[Pa],s_xy[Pa]");
+    /* F is dimensionless: no unit */
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3 && n < len; j++)
-                n += (size_t)snprintf(buf + n, len - n, ",%c_%c%c", m ? 'L' : 'F', xyz[i], xyz[j]);
+                n += (size_t)snprintf(buf + n, len - n, ",%c_%c%c%s", m ? 'L' : 'F', xyz[i], xyz[j], m ? "[1/s]" : "");
     if (n < len) snprintf(buf + n, len - n, "\n");
 }
 

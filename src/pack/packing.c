@@ -7,7 +7,7 @@
  *   # cell: Hxx Hxy Hxz Hyx Hyy Hyz Hzx Hzy Hzz      (periodic only, m)
  *   # figures: volume=... solid_fraction=... pressure=... unbalanced=... steps=...
  *   # made by: pack n=2000 radius=0.001 ...          (one per info line)
- *   x,y,z,r
+ *   x[m],y[m],z[m],r[m]
  *
  * so that any scene loads it as spheres and grit_packing_load gets the cell
  * and the history back. Loading goes through grit_io_load_spheres_csv (one
@@ -182,7 +182,7 @@ int grit_packing_save(const grit_packing *p, const char *path, char *err, size_t
         fprintf(f, "# made by: %.*s\n", len, s);
         s += len + (e ? 1 : 0);
     }
-    fputs("x,y,z,r\n", f);
+    fputs("x[m],y[m],z[m],r[m]\n", f); /* the spheres CSV's header (src/io/csv_spheres.c) */
     for (int i = 0; i < p->n; i++)
         fprintf(f, "%.17g,%.17g,%.17g,%.17g\n", p->center[i].x, p->center[i].y, p->center[i].z, p->radius[i]);
     return grit_afile_commit(&a, err, errlen) ? GRIT_EIO : GRIT_OK;

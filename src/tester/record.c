@@ -12,6 +12,12 @@ static const char *const fixed[] = {
     "f2",   "f3",   "f4",    "f5",         "v0",      "v1",   "v2", "v3", "v4", "v5", "k0", "k1", "k2", "k3",
     "k4",   "k5",   "work",  "bounces"};
 enum { N_FIXED = sizeof fixed / sizeof fixed[0] };
+/* The CSV header's units (grit.records reads them); translations and forces
+ * on DoFs 0-2, rotations and torques on 3-5; "" dimensionless. */
+static const char *const fixed_units[N_FIXED] = {
+    "",    "s",   "",    "",    "",    "m",    "m",       "m",       "m",       "rad",     "rad",
+    "rad", "N",   "N",   "N",   "N m", "N m",  "N m",     "m/s",     "m/s",     "m/s",     "rad/s",
+    "rad/s", "rad/s", "N/m", "N/m", "N/m", "N m/rad", "N m/rad", "N m/rad", "J", ""};
 
 int grit_tester_record_columns(const grit_tester *t)
 {
@@ -62,7 +68,11 @@ int grit_tester_write_csv(const grit_tester *t, const char *path)
     grit_scene *s = t->s;
     FILE *f = fopen(path, "w");
     if (!f) return grit_fail(s, GRIT_EIO, "tester: cannot open '%s' for writing", path);
-    for (int c = 0; c < t->cols; c++) fprintf(f, "%s%s", c ? "," : "", grit_tester_record_column_name(t, c));
+    for (int c = 0; c < t->cols; c++) {
+        const char *unit = c < N_FIXED ? fixed_units[c] : "J"; /* then the energy entries */
+        fprintf(f, "%s%s%s%s%s", c ? "," : "", grit_tester_record_column_name(t, c), *unit ? "[" : "", unit,
+                *unit ? "]" : "");
+    }
     fputc('\n', f);
     for (long i = 0; i < t->rows; i++) {
         const double *r = t->rec + (size_t)i * (size_t)t->cols;

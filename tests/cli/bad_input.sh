@@ -62,5 +62,7 @@ expect_error 2 "inf.csv:2: field 'r' \(column 4\) = 'inf' must be finite" run bo
 printf 'x,y,z,r\n0.001,0.001,0.001\n' >short.csv
 expect_error 2 "short.csv:2: expected 4 fields \(x,y,z,r\), found 3" run box csv=short.csv
 printf 'x,y,z\n0.001,0.001,0.001\n' >header.csv
-expect_error 2 "header.csv:1: expected the header line 'x,y,z,r', found 'x,y,z'" run box csv=header.csv
+expect_error 2 "header.csv:1: expected the header line 'x,y,z,r' \(or with units 'x\[m\],y\[m\],z\[m\],r\[m\]'\), found 'x,y,z'" run box csv=header.csv
+printf 'x[m],y[m],z[mm],r[m]\n1,1,1,1\n' >mm.csv
+expect_error 2 "mm.csv:1: column 'z' is in \[mm\], not in metres: grit reads lengths in m \('z' or 'z\[m\]'\)" run box csv=mm.csv
 finish

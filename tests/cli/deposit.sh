@@ -25,6 +25,19 @@ check_output walls 60
 steps=$(awk -F, 'END {print $1}' walls/energy.csv)
 frames=$(grep -c "<DataSet" walls/particles.pvd)
 [ "$frames" = "$((steps / 100 + 1 + (steps % 100 != 0)))" ] || fail "$frames frames for $steps steps"
+# the CSV headers carry units; grit.records reads them apart from the names
+head -1 walls/stats.csv | grep -qx "step,time\[s\],dt\[s\],contacts,potential_pairs,rebuilds,sorts" ||
+    fail "stats.csv header: $(head -1 walls/stats.csv)"
+head -1 walls/final.csv | grep -qx "x\[m\],y\[m\],z\[m\],r\[m\]" || fail "final.csv header: $(head -1 walls/final.csv)"
+PYTHONPATH="$SRC/python" /usr/bin/python3 - walls/energy.csv <<'PY' || fail "energy.csv: header units"
+import sys
+from grit.records import read_csv, energy_columns, energy_units
+d = read_csv(sys.argv[1])
+names = list(d)[2:-2]
+assert list(d) == energy_columns(names) and "kinetic" in names and "massDamp" in names, list(d)
+assert d.units == {"step": "", "rel_error": "", **energy_units(names)}, d.units
+assert d["time"][-1] > 0.049
+PY
 grep -q "^n=60$" walls/grit-run.txt || fail "grit-run.txt does not record n=60"
 grep -q "^dt=" walls/grit-run.txt || fail "grit-run.txt does not record dt"
 

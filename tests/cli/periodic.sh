@@ -14,7 +14,7 @@ grep -q "stress.csv" out.txt || fail "summary does not list stress.csv"
 [ -d per ] && [ -s per/stress.csv ] && [ -s per/energy.csv ] && [ -s per.grit ] || fail "output missing"
 cmp -s per.grit per/restart.grit || fail "save=per.grit differs from per/restart.grit"
 [ -e per/stress.csv.partial ] && fail "stress.csv.partial left behind"
-head -1 per/stress.csv | grep -q "^step,time,volume,p,s_xx,s_yy,s_zz,s_yz,s_xz,s_xy,F_xx,F_xy,F_xz,F_yx,F_yy,F_yz,F_zx,F_zy,F_zz,L_xx,L_xy,L_xz,L_yx,L_yy,L_yz,L_zx,L_zy,L_zz$" ||
+head -1 per/stress.csv | grep -q "^step,time\[s\],volume\[m^3\],p\[Pa\],s_xx\[Pa\],s_yy\[Pa\],s_zz\[Pa\],s_yz\[Pa\],s_xz\[Pa\],s_xy\[Pa\],F_xx,F_xy,F_xz,F_yx,F_yy,F_yz,F_zx,F_zy,F_zz,L_xx\[1/s\],L_xy\[1/s\],L_xz\[1/s\],L_yx\[1/s\],L_yy\[1/s\],L_yz\[1/s\],L_zx\[1/s\],L_zy\[1/s\],L_zz\[1/s\]$" ||
     fail "stress.csv header: $(head -1 per/stress.csv)"
 [ "$(wc -l <per/stress.csv)" = "$(wc -l <per/energy.csv)" ] || fail "stress.csv and energy.csv have other row counts"
 grep -q "^save=per.grit$" per/grit-run.txt || fail "grit-run.txt does not record save="
