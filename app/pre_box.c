@@ -250,4 +250,5 @@ const preproc preproc_box = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };

@@ -351,4 +351,5 @@ const preproc preproc_calibrate = {
     NULL,
     check,
     make,
+    NULL,
 };

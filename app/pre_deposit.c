@@ -144,4 +144,5 @@ const preproc preproc_deposit = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };

@@ -224,4 +224,5 @@ const preproc preproc_hopper = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };

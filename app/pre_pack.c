@@ -297,4 +297,5 @@ const preproc preproc_pack = {
     NULL,
     check,
     make,
+    NULL,
 };

@@ -178,4 +178,5 @@ const preproc preproc_periodic = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };

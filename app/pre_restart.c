@@ -43,4 +43,5 @@ const preproc preproc_restart = {
     load,
     NULL,
     NULL,
+    NULL,
 };

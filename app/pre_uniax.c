@@ -502,6 +502,7 @@ const preproc preproc_uniax = {
     NULL,
     uniax_job_check,
     make,
+    NULL,
 };
 
 /* ---- shared with grit calibrate (uniax_job.h) -------------------------------- */

@@ -178,6 +178,9 @@ typedef struct output {
     char stopped[160];    /* why the run ended before its end step (stop_unbalanced) */
     series_info series;   /* the steps and cadences of the series */
     bool cont;            /* going on with the series of an interrupted run */
+    FILE *discharge;      /* scenes with outlets: discharge.csv */
+    double *dis_t, *dis_m; /* its rows' time and deleted mass (all outlets) */
+    int dis_n, dis_cap;
 } output;
 
 /* A word for the shell: as it is if it is plain, else in single quotes. */
@@ -217,8 +220,101 @@ static int write_record(const job *j, const output *o, int argc, char **argv, ch
     return 0;
 }
 
+/* Keep a row's time and total deleted mass for the rate fit. */
+static int dis_push(output *o, double t, double m)
+{
+    if (o->dis_n == o->dis_cap) {
+        const int cap = o->dis_cap ? 2 * o->dis_cap : 256;
+        double *tt = realloc(o->dis_t, sizeof *tt * (size_t)cap);
+        if (!tt) return -1;
+        o->dis_t = tt;
+        double *mm = realloc(o->dis_m, sizeof *mm * (size_t)cap);
+        if (!mm) return -1;
+        o->dis_m = mm;
+        o->dis_cap = cap;
+    }
+    o->dis_t[o->dis_n] = t;
+    o->dis_m[o->dis_n++] = m;
+    return 0;
+}
+
+/* A row of discharge.csv: the mass and count each outlet deleted so far. */
+static int discharge_row(output *o, grit_scene *s)
+{
+    double total = 0;
+    fprintf(o->discharge, "%ld,%.17g", grit_step_count(s), grit_time(s));
+    for (int k = 0; k < grit_outlet_count(s); k++) {
+        grit_outlet_info in;
+        grit_outlet_get(s, k, NULL, &in);
+        fprintf(o->discharge, ",%.17g,%ld", in.mass, in.count);
+        total += in.mass;
+    }
+    fputc('\n', o->discharge);
+    return dis_push(o, grit_time(s), total) || ferror(o->discharge) ? -1 : 0;
+}
+
+/* Open discharge.csv: a new one, or (going on with an interrupted run's
+ * series) the earlier one cut after the scene's step, its rows kept. */
+static int discharge_open(output *o, grit_scene *s, const char *path)
+{
+    char *old = NULL;
+    size_t len = 0;
+    if (o->cont) {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            FILE *m = open_memstream(&old, &len);
+            char line[4096];
+            for (bool head = true; m && fgets(line, sizeof line, f); head = false) {
+                double t, mass = 0;
+                long step = -1;
+                if (!head && (sscanf(line, "%ld,%lf,%lf", &step, &t, &mass) < 2 || step > grit_step_count(s))) break;
+                fputs(line, m);
+                if (head) continue;
+                double total = 0; /* the outlets' masses: every other column from the third */
+                const char *c = strchr(strchr(line, ',') + 1, ',');
+                for (int k = 0; c; k++, c = strchr(c + 1, ','))
+                    if (k % 2 == 0) total += strtod(c + 1, NULL);
+                if (dis_push(o, t, total)) break;
+            }
+            if (m) fclose(m);
+            fclose(f);
+        }
+    }
+    if (!(o->discharge = fopen(path, "w"))) {
+        free(old);
+        return -1;
+    }
+    if (old && len > 0) fwrite(old, 1, len, o->discharge);
+    else {
+        fputs("step,time[s]", o->discharge);
+        for (int k = 0; k < grit_outlet_count(s); k++) fprintf(o->discharge, ",mass_%d[kg],count_%d", k, k);
+        fputc('\n', o->discharge);
+    }
+    free(old);
+    return 0;
+}
+
+/* The steady discharge rate: the least-squares slope of the deleted mass
+ * against time over the rows between 10 % and 90 % of the mass deleted by
+ * the end (the start of the flow and the emptying left out). NaN with
+ * fewer than 3 such rows. */
+static double discharge_rate(const output *o)
+{
+    if (o->dis_n < 3) return NAN;
+    const double M = o->dis_m[o->dis_n - 1];
+    double n = 0, st = 0, sm = 0, stt = 0, stm = 0;
+    for (int i = 0; i < o->dis_n; i++)
+        if (o->dis_m[i] >= 0.1 * M && o->dis_m[i] <= 0.9 * M) {
+            const double t = o->dis_t[i], m = o->dis_m[i];
+            n++, st += t, sm += m, stt += t * t, stm += t * m;
+        }
+    const double den = n * stt - st * st;
+    return n >= 3 && den > 0 ? (n * stm - st * sm) / den : NAN;
+}
+
 static int write_rows(output *o, grit_scene *s)
 {
+    if (o->discharge && discharge_row(o, s)) return -1;
     if (o->energy && grit_energy_log_row(o->energy, s)) return -1;
     if (o->stress && grit_stress_log_row(o->stress, s)) return -1;
     return 0;
@@ -279,9 +375,18 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
     for (int k = 0; k < nft && k < 32; k++)
         printf("                %-40s %.3g s (%.0f%% of the contact loop)\n", ft[k].name, ft[k].seconds,
                100 * ft[k].seconds / fmax(st.time_contacts, 1e-30));
-    printf("  output        %s/ (%d VTK frames%s%s, final.csv, restart.grit, %s)\n", o->out,
+    const double rate = o->dis_n ? discharge_rate(o) : NAN;
+    for (int k = 0; k < grit_outlet_count(s); k++) {
+        grit_outlet_info in;
+        grit_outlet_get(s, k, NULL, &in);
+        printf("  outlet %-6d %ld particles, %.6g kg deleted\n", k, in.count, in.mass);
+    }
+    if (o->dis_n)
+        printf("  discharge     %.6g kg/s (slope of the deleted mass over 10-90 %% of it; discharge.csv)\n", rate);
+    printf("  output        %s/ (%d VTK frames%s%s%s, final.csv, restart.grit, %s)\n", o->out,
            o->vtk ? grit_vtk_series_frames(o->vtk) : 0, o->energy ? ", energy.csv, stats.csv" : "",
-           o->stress ? ", stress.csv" : "", OUTDIR_MARKER);
+           o->stress ? ", stress.csv" : "", o->dis_n ? ", discharge.csv" : "", OUTDIR_MARKER);
+    if (j->pre->report) j->pre->report(j, s, rate);
 }
 
 /* Everything before the output folder exists; returns the scene or NULL
@@ -567,7 +672,7 @@ int cmd_run(int argc, char **argv)
     int rc = job_init(&j, p);
     if (rc) return rc;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
-        job_help(&j, argc > 2 && !strcmp(argv[2], "--all"));
+        job_help(&j);
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
@@ -641,6 +746,11 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", grit_last_error(s));
         code = EXIT_RUN_FAILED;
     }
+    snprintf(path, sizeof path, "%s/discharge.csv", o.partial);
+    if (!code && o.save_every > 0 && grit_outlet_count(s) > 0 && discharge_open(&o, s, path)) {
+        cli_error("cannot write '%s'", path);
+        code = EXIT_RUN_FAILED;
+    }
     snprintf(o.restart, sizeof o.restart, "%s/restart.grit", o.partial);
     /* the state the run starts from, before the first step: a run killed at
      * any moment leaves a checkpoint to continue from, and the input it was
@@ -656,6 +766,9 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (code) { /* nothing of the run exists yet (a continued one's stays as it was) */
+        if (o.discharge) fclose(o.discharge);
+        free(o.dis_t);
+        free(o.dis_m);
         if (!o.cont) outdir_discard(o.partial);
         grit_vtk_series_destroy(o.vtk);
         grit_energy_log_close(o.energy, s, false);
@@ -690,6 +803,11 @@ int cmd_run(int argc, char **argv)
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
         rc = -2;
     }
+    if (o.discharge && fclose(o.discharge) && rc == 0) {
+        snprintf(failure, sizeof failure, "cannot write discharge.csv (disk full?)");
+        rc = -2;
+    }
+    o.discharge = NULL;
     snprintf(path, sizeof path, "%s/final.csv", o.partial);
     if (rc == 0 && grit_io_save_spheres_csv(s, path)) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
@@ -739,5 +857,7 @@ int cmd_run(int argc, char **argv)
     }
     grit_vtk_series_destroy(o.vtk);
     grit_scene_destroy(s);
+    free(o.dis_t);
+    free(o.dis_m);
     return code;
 }

@@ -20,7 +20,10 @@ OUTPUTS = {
     "concrete_law_test.py": ["concrete-yield-surface.png", "concrete-cycles.png", "concrete-cycles.csv"],
     "chung_ooi.py": ["chung-ooi.png", "chung-ooi.csv"],
     "heap_rolling.py": ["heap-rolling.png", "heap-rolling.csv"],
+    "silo_beverloo.py": ["silo-beverloo.csv", "silo-beverloo.png"],
 }
+# examples whose full run is a study of minutes: the test runs their quick check
+ARGS = {"silo_beverloo.py": ["--small"]}
 
 
 def test_every_example_is_listed():
@@ -30,7 +33,7 @@ def test_every_example_is_listed():
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(example, tmp_path, env_with_grit):
     out = tmp_path / "out"  # quickstart writes to ./out, the others take the directory as argument
-    r = subprocess.run([sys.executable, str(example), str(out)], cwd=tmp_path, env=env_with_grit,
+    r = subprocess.run([sys.executable, str(example), str(out)] + ARGS.get(example.name, []), cwd=tmp_path, env=env_with_grit,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     for name in OUTPUTS[example.name]:
