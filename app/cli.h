@@ -96,6 +96,7 @@ struct job {
     const preproc *pre;
     param_group groups[MAX_GROUPS];
     int n_groups;
+    int n_own_groups; /* groups[0 .. n_own_groups - 1]: the preprocessor's own; then run, scene, laws */
     text_param *texts[MAX_TEXTS];
     int n_texts;
     run_def run;
@@ -129,7 +130,9 @@ const preproc *preproc_find(const char *name);
  * prints one error line and returns non-zero. */
 int job_init(job *j, const preproc *p);
 int job_parse(job *j, int argc, char **argv);
-void job_help(const job *j);
+/* The preprocessor's own keys with their defaults, units and ranges; the
+ * common ones (run controls, scene, laws) likewise with `all`, else by name. */
+void job_help(const job *j, bool all);
 /* The command line or a parameter file set the key. */
 bool job_given(const job *j, const char *key);
 /* A parameter's value as key=value accepts it: `digits` significant digits,
@@ -151,8 +154,10 @@ int plot_figure(int argc, const char *const *argv);
 void cli_man_page(FILE *f);
 /* "unknown preprocessor" with a suggestion for a near name. */
 void cli_unknown_preproc(const char *name);
-/* Levenshtein distance of two short strings (99 when longer than 63). */
+/* Edit distance of two short strings (99 when longer than 63). */
 int cli_distance(const char *a, const char *b);
+/* The candidate the word is a near misspelling (or the beginning) of, or NULL. */
+const char *cli_suggest(const char *word, const char *const *candidates, int n);
 
 /* exit codes */
 enum { EXIT_BAD_INPUT = 2, EXIT_RUN_FAILED = 1, EXIT_INTERRUPTED = 130 };

@@ -72,6 +72,7 @@ int job_init(job *j, const preproc *p)
                            "also save the final scene to this restart file (OUT/restart.grit is always written)",
                            NULL};
     p->init(j);
+    j->n_own_groups = j->n_groups;
     if (p->make) { /* it makes its own output: no scene to step */
         job_add_text(j, j->n_groups ? j->groups[j->n_groups - 1].title : "output", &j->out);
         job_add_text(j, j->n_groups ? j->groups[j->n_groups - 1].title : "output", &j->save);
@@ -105,7 +106,8 @@ int job_init(job *j, const preproc *p)
     return 0;
 }
 
-/* Levenshtein distance, for "did you mean" */
+/* Edit distance for "did you mean": Levenshtein's, with a swap of two
+ * neighbouring letters as one edit (the commonest typo: rnu, hlep). */
 int cli_distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
@@ -118,9 +120,25 @@ int cli_distance(const char *a, const char *b)
             int c = d[i - 1][k - 1] + (a[i - 1] != b[k - 1]);
             if (d[i - 1][k] + 1 < c) c = d[i - 1][k] + 1;
             if (d[i][k - 1] + 1 < c) c = d[i][k - 1] + 1;
+            if (i > 1 && k > 1 && a[i - 1] == b[k - 2] && a[i - 2] == b[k - 1] && d[i - 2][k - 2] + 1 < c)
+                c = d[i - 2][k - 2] + 1;
             d[i][k] = c;
         }
     return d[la][lb];
+}
+
+const char *cli_suggest(const char *word, const char *const *candidates, int n)
+{
+    const size_t len = strlen(word);
+    /* a short word allows fewer edits: two edits turn any 3-letter word into 'run' */
+    int best = len <= 4 ? 2 : 3;
+    const char *guess = NULL;
+    for (int i = 0; i < n; i++) {
+        int d = cli_distance(word, candidates[i]);
+        if (len >= 3 && !strncmp(word, candidates[i], len)) d = 1; /* a word it begins: dep for deposit */
+        if (d < best) best = d, guess = candidates[i];
+    }
+    return guess;
 }
 
 static void unknown_key(const job *j, const char *key, const char *where)
@@ -131,13 +149,13 @@ static void unknown_key(const job *j, const char *key, const char *where)
         return;
     }
     if (j->pre->make && grit_param_find(&grit_scene_param_table, key)) {
-        cli_error("%s'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help run %s' lists its keys",
+        cli_error("%s'%s' is a scene parameter: 'grit run %s' sets up its own scene; 'grit help %s' lists its keys",
                   where, key, j->pre->name, j->pre->name);
         return;
     }
     if (j->pre->make && grit_param_find(&run_param_table, key)) {
         cli_error("%s'%s' is a run control of the other preprocessors: 'grit run %s' runs until it is done; "
-                  "'grit help run %s' lists its keys",
+                  "'grit help %s' lists its keys",
                   where, key, j->pre->name, j->pre->name);
         return;
     }
@@ -149,8 +167,8 @@ static void unknown_key(const job *j, const char *key, const char *where)
     }
     char hint[96] = "";
     if (guess && best <= 2) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
-    cli_error("%sunknown parameter '%s' for 'grit run %s'%s; 'grit help run %s' lists them", where, key, j->pre->name, hint,
-              j->pre->name);
+    cli_error("%sunknown parameter '%s' for 'grit run %s'%s; 'grit help %s --all' lists them", where, key, j->pre->name,
+              hint, j->pre->name);
 }
 
 /* The names are the declarations' own: they outlive the job. */
@@ -171,7 +189,7 @@ static int set_arg(job *j, const char *arg, const char *where)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
-        cli_error("%sexpected key=value, found '%s' ('grit help run %s' lists the keys)", where, arg, j->pre->name);
+        cli_error("%sexpected key=value, found '%s' ('grit help %s --all' lists the keys)", where, arg, j->pre->name);
         return EXIT_BAD_INPUT;
     }
     char key[64];
@@ -366,17 +384,52 @@ static void help_line(const char *name, const char *value, const char *unit, con
     printf("  %-18s = %-14s %-7s %-22s %s\n", name, value, unit, range, doc);
 }
 
-void job_help(const job *j)
+/* The keys of the common groups by name only, wrapped: what --all would show. */
+static void common_keys(const job *j)
+{
+    printf("\ncommon keys (grit help %s --all lists them with defaults, units and ranges):\n", j->pre->name);
+    for (int g = j->n_own_groups; g < j->n_groups; g++) {
+        const param_group *G = &j->groups[g];
+        int col = printf("  %s:", G->title);
+        const char *names[128];
+        int n = 0;
+        for (int i = 0; i < G->table->count && n < 128; i++) names[n++] = G->table->params[i].name;
+        for (int t = 0; t < j->n_texts && n < 128; t++)
+            if (!strcmp(j->texts[t]->group, G->title)) names[n++] = j->texts[t]->name;
+        for (int i = 0; i < n; i++) {
+            if (col + 1 + (int)strlen(names[i]) > 100) col = printf("\n   ");
+            col += printf(" %s", names[i]);
+        }
+        putchar('\n');
+    }
+}
+
+static void text_lines(const job *j, const char *group)
+{
+    for (int t = 0; t < j->n_texts; t++)
+        if (!strcmp(j->texts[t]->group, group))
+            help_line(j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "", "", "text", j->texts[t]->doc);
+}
+
+void job_help(const job *j, bool all)
 {
     printf("grit run %s [key=value ...]\n  %s\n", j->pre->name, j->pre->summary);
     printf("\nEvery key below can be given as key=value; shown with its default, unit and range.\n");
-    for (int g = 0; g < j->n_groups; g++) {
+    /* text keys of a group with no numeric table (restart's file) */
+    for (int t = 0; t < j->n_texts; t++) {
+        bool alone = true, first = true;
+        for (int g = 0; g < j->n_groups; g++) alone = alone && strcmp(j->texts[t]->group, j->groups[g].title) != 0;
+        for (int u = 0; u < t; u++) first = first && strcmp(j->texts[u]->group, j->texts[t]->group) != 0;
+        if (alone && first) {
+            printf("\n%s parameters:\n", j->texts[t]->group);
+            text_lines(j, j->texts[t]->group);
+        }
+    }
+    const int shown = all ? j->n_groups : j->n_own_groups;
+    for (int g = 0; g < shown; g++) {
         const param_group *G = &j->groups[g];
         printf("\n%s parameters:\n", G->title);
-        for (int t = 0; t < j->n_texts; t++)
-            if (!strcmp(j->texts[t]->group, G->title))
-                help_line(j->texts[t]->name, j->texts[t]->value ? j->texts[t]->value : "", "", "text",
-                          j->texts[t]->doc);
+        text_lines(j, G->title);
         for (int i = 0; i < G->table->count; i++) {
             const grit_param_info *p = &G->table->params[i];
             char v[128], r[128];
@@ -385,6 +438,7 @@ void job_help(const job *j)
             help_line(p->name, v, p->unit, r, p->doc);
         }
     }
+    if (shown < j->n_groups) common_keys(j);
 }
 
 /* key=value as a parameter file reads it back: a value with blanks, '#' or

@@ -2,11 +2,12 @@
  *
  *   grit run NAME [@FILE] [key=value ...]   run a preprocessor (a parameterised scene)
  *   grit calibrate [@FILE] [key=value ...]  = grit run calibrate (the concrete model's calibration)
- *   grit help [run [NAME]]          usage, the preprocessors, their parameters
+ *   grit help [run] [NAME] [--all]  usage, the preprocessors, their parameters
  *   grit plot ARGS                  plots of a run's output (python3 -m grit.plot)
  *   grit version, grit --version
  *   grit help --man                 the manual page grit.1 (roff)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,19 +33,33 @@ const preproc *preproc_find(const char *name)
     return NULL;
 }
 
+static const char *suggest_preproc(const char *name)
+{
+    const char *names[16];
+    int n = 0;
+    for (int i = 0; preprocs[i] && n < 16; i++) names[n++] = preprocs[i]->name;
+    return cli_suggest(name, names, n);
+}
+
 void cli_unknown_preproc(const char *name)
 {
-    int best = 3;
-    const char *guess = NULL;
-    for (int i = 0; preprocs[i]; i++) {
-        int d = cli_distance(name, preprocs[i]->name);
-        /* a near name, or one the word begins (dep for deposit) */
-        if (strlen(name) >= 3 && !strncmp(name, preprocs[i]->name, strlen(name))) d = 1;
-        if (d < best) best = d, guess = preprocs[i]->name;
-    }
+    const char *guess = suggest_preproc(name);
     char hint[64] = "";
     if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
     cli_error("unknown preprocessor '%s'%s; 'grit help run' lists them", name, hint);
+}
+
+static const char *const commands[] = {"run", "calibrate", "help", "plot", "version"};
+
+static void unknown_command(const char *cmd)
+{
+    char hint[96] = "";
+    const char *guess = cli_suggest(cmd, commands, (int)(sizeof commands / sizeof commands[0]));
+    if (preproc_find(cmd)) /* grit deposit: the scene without the command */
+        snprintf(hint, sizeof hint, " (did you mean 'grit run %s'?)", cmd);
+    else if (guess)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+    cli_error("unknown command '%s'%s; 'grit help' lists the commands", cmd, hint);
 }
 
 static void usage(FILE *f)
@@ -54,7 +69,8 @@ static void usage(FILE *f)
                "  grit run NAME [key=value ...]   run the scene generator NAME, writing into out=DIR\n"
                "  grit calibrate [key=value ...]  calibrate the concrete model (= grit run calibrate)\n"
                "  grit help run                   list the scene generators\n"
-               "  grit help run NAME              list the parameters of NAME (defaults, units, ranges)\n"
+               "  grit help NAME [--all]          the parameters of NAME (defaults, units, ranges): its own;\n"
+               "                                  with --all also the common run, scene and law keys\n"
                "  grit plot ARGS                  plot a run's output (python3 -m grit.plot ARGS)\n"
                "  grit version                    the version and how this program was built\n"
                "  grit help --man                 the manual page (roff: grit help --man | man -l -)\n\n"
@@ -65,34 +81,54 @@ static void usage(FILE *f)
             GRIT_VERSION);
 }
 
+/* grit help [--man | run [NAME] | NAME] [--all] */
 static int cmd_help(int argc, char **argv)
 {
-    if (argc == 0) {
+    bool all = false;
+    const char *words[3];
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--all")) all = true;
+        else if (n < 3) words[n++] = argv[i];
+    if (n == 0) {
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[0], "--man")) {
+    if (!strcmp(words[0], "--man")) {
         cli_man_page(stdout);
         return 0;
     }
-    if (strcmp(argv[0], "run") != 0) {
-        cli_error("no help on '%s'; try 'grit help' or 'grit help run'", argv[0]);
+    const char *name = words[0];
+    if (!strcmp(words[0], "run")) {
+        if (n == 1) {
+            printf("scene generators (grit run NAME [key=value ...]; grit help NAME for the parameters):\n");
+            for (int i = 0; preprocs[i]; i++) printf("  %-10s %s\n", preprocs[i]->name, preprocs[i]->summary);
+            return 0;
+        }
+        name = words[1];
+    }
+    const preproc *p = preproc_find(name);
+    if (!p && name == words[0]) { /* grit help NAME: a scene, or a command */
+        for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+            if (!strcmp(name, commands[c])) {
+                usage(stdout);
+                return 0;
+            }
+        const char *guess = suggest_preproc(name);
+        char hint[64] = "";
+        if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+        cli_error("no help on '%s'%s; 'grit help' lists the commands, 'grit help run' the scene generators", name,
+                  hint);
         return EXIT_BAD_INPUT;
     }
-    if (argc == 1) {
-        printf("scene generators (grit run NAME [key=value ...]; grit help run NAME for the parameters):\n");
-        for (int i = 0; preprocs[i]; i++) printf("  %-10s %s\n", preprocs[i]->name, preprocs[i]->summary);
-        return 0;
-    }
-    const preproc *p = preproc_find(argv[1]);
     if (!p) {
-        cli_unknown_preproc(argv[1]);
+        cli_unknown_preproc(name);
         return EXIT_BAD_INPUT;
     }
     job j;
     int rc = job_init(&j, p);
     if (rc) return rc;
-    job_help(&j);
+    job_help(&j, all);
     return 0;
 }
 
@@ -114,6 +150,6 @@ int main(int argc, char **argv)
                strcmp(GRIT_TARGET, "baseline") ? "building machine's (-march=native)" : "architecture's baseline");
         return 0;
     }
-    cli_error("unknown command '%s'; 'grit help' lists the commands", cmd);
+    unknown_command(cmd);
     return EXIT_BAD_INPUT;
 }

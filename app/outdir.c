@@ -155,6 +155,24 @@ int outdir_check_file(const char *key, const char *file, const char *out, char *
     return 0;
 }
 
+/* Say before anything is replaced that an earlier run's folder will be,
+ * naming that run by the command its record keeps (its second line). */
+static void note_replaced(const char *out)
+{
+    if (!is_dir(out)) return;
+    char m[4200], line[2][1024] = {"", ""};
+    snprintf(m, sizeof m, "%s/%s", out, OUTDIR_MARKER);
+    FILE *f = fopen(m, "r");
+    for (int k = 0; f && k < 2 && fgets(line[k], sizeof line[k], f); k++) {}
+    if (f) fclose(f);
+    line[1][strcspn(line[1], "\r\n")] = '\0';
+    const char *cmd = !strncmp(line[1], "# grit ", 7) ? line[1] + 2 : NULL;
+    printf("note: '%s' holds the output of an earlier run%s%s%s; this run replaces it when it completes "
+           "(out=DIR keeps it)\n",
+           out, cmd ? " (" : "", cmd ? cmd : "", cmd ? ")" : "");
+    fflush(stdout);
+}
+
 int outdir_begin(const char *out, const char *const *inputs, int n_inputs, char *partial, size_t partial_len,
                  char *aside, size_t aside_len, char *err, size_t len)
 {
@@ -208,6 +226,7 @@ int outdir_begin(const char *out, const char *const *inputs, int n_inputs, char 
         if (aside[0] && rename(aside, partial) == 0) aside[0] = '\0';
         return -1;
     }
+    note_replaced(out);
     return 0;
 }
 

@@ -672,7 +672,7 @@ int cmd_run(int argc, char **argv)
     int rc = job_init(&j, p);
     if (rc) return rc;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
-        job_help(&j);
+        job_help(&j, argc > 2 && !strcmp(argv[2], "--all"));
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;

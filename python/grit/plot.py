@@ -29,9 +29,20 @@ The kind of a CSV is recognised from its columns (``--kind`` forces one):
   cone (tangential against normal force; ``--tan-phi`` draws the Coulomb
   limit). Writes NAME-dofs.png and NAME-cone.png.
 
-A new kind is a function ``plot_x(data, out, title=None, **options)``
+* ``stats``: stats.csv of ``grit run`` (step,time,dt,contacts,
+  potential_pairs,rebuilds,sorts): contacts and candidate pairs, the time
+  step, and the broad phase's rebuilds and sorts over time.
+* ``shear``: a periodic simple-shear record with the columns gamma and
+  ratio (examples/periodic_shear.py's periodic-shear.csv): the stress ratio
+  against the shear strain, the stresses beside it when there, and the
+  volumetric strain eps_v below.
+
+A new kind is a function ``plot_x(data, out, title=None, run=None, **options)``
 returning the written paths, registered with ``@kind("x", detect)``.
-Every figure has labelled axes with units and a legend.
+Every figure has labelled axes with units and a legend; its title names the
+quantity and the run (``run``: :func:`plot_file` takes it from the
+``grit-run.txt`` beside the CSV, else the file's name), unless ``title``
+replaces it.
 """
 from __future__ import annotations
 
@@ -88,6 +99,31 @@ def _finish(fig: plt.Figure, out: PathLike) -> str:
     return os.fspath(out)
 
 
+def _title(quantity: str, run: Optional[str]) -> str:
+    return f"{quantity} — {run}" if run else quantity
+
+
+def run_name(csv: PathLike) -> str:
+    """What made a CSV, for figure titles: 'grit run deposit (bed/)' from the grit-run.txt of the CSV's folder,
+    else the file's name."""
+    folder = os.path.dirname(os.path.abspath(csv))
+    try:
+        with open(os.path.join(folder, "grit-run.txt")) as f:
+            f.readline()
+            cmd = f.readline()
+    except OSError:
+        cmd = ""
+    words = cmd[1:].split() if cmd.startswith("# grit ") else []
+    name = os.path.basename(folder)
+    if name.endswith(".partial"):  # a run plotting its own output before the folder gets its name
+        name = name[: -len(".partial")]
+    if len(words) >= 3 and words[1] == "run":
+        return f"grit run {words[2]} ({name}/)"
+    if len(words) >= 2:
+        return f"grit {words[1]} ({name}/)"
+    return os.path.basename(os.fspath(csv))
+
+
 def _need(data: Data, cols: Sequence[str], what: str) -> None:
     missing = [c for c in cols if c not in data]
     if missing:
@@ -100,7 +136,7 @@ def _is_energy(cols: Set[str]) -> bool:
 
 
 @kind("energy", _is_energy)
-def plot_energy(data: Data, out: PathLike, title: Optional[str] = None) -> List[str]:
+def plot_energy(data: Data, out: PathLike, title: Optional[str] = None, run: Optional[str] = None) -> List[str]:
     """Energy entries and their total over time, the balance error below. Returns [out]."""
     _need(data, ["time", "total", "rel_error"], "an energy plot")
     t = data["time"]
@@ -118,7 +154,7 @@ def plot_energy(data: Data, out: PathLike, title: Optional[str] = None) -> List[
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
               title=("zero throughout: " + ", ".join(zero)) if zero else None, title_fontsize="x-small")
     ax.grid(alpha=0.3)
-    ax.set_title(title or "energy balance")
+    ax.set_title(title or _title("energy balance", run))
     axe.plot(t, data["rel_error"], color="tab:red", label="(total - initial) / sum |entries|")
     axe.set_xlabel("time [s]")
     axe.set_ylabel("balance error [-]")
@@ -150,7 +186,7 @@ def _varies(part: np.ndarray, whole: np.ndarray) -> bool:
 
 @kind("lawtest", _is_lawtest)
 def plot_lawtest(data: Data, out: PathLike, title: Optional[str] = None, tan_phi: Optional[float] = None,
-                 stage_labels: Optional[Sequence[str]] = None) -> List[str]:
+                 stage_labels: Optional[Sequence[str]] = None, run: Optional[str] = None) -> List[str]:
     """Force against displacement per DoF (NAME-dofs.png) and the friction cone (NAME-cone.png).
 
     Rows without a contact (NaN) are skipped; colours distinguish stages, named by stage_labels (a list,
@@ -185,7 +221,7 @@ def plot_lawtest(data: Data, out: PathLike, title: Optional[str] = None, tan_phi
         ax.ticklabel_format(style="sci", scilimits=(-3, 4))
         if ax.lines:
             ax.legend(fontsize="x-small", loc="best")
-    fig.suptitle(title or "law test: force against displacement per DoF (on A, tester frame)")
+    fig.suptitle(title or _title("law test: force against displacement per DoF (on A, tester frame)", run))
     fig.tight_layout()
     paths = [_finish(fig, stem + "-dofs.png")]
 
@@ -201,7 +237,7 @@ def plot_lawtest(data: Data, out: PathLike, title: Optional[str] = None, tan_phi
         ax.plot(x, tan_phi * x, "k--", lw=1, label=f"Coulomb limit |f_t| = {tan_phi:g} f_n")
     ax.set_xlabel("compressive normal force f_n = -f0 [N]")
     ax.set_ylabel("tangential force |f_t| = hypot(f1, f2) [N]")
-    ax.set_title(title or "law test: friction cone")
+    ax.set_title(title or _title("law test: friction cone", run))
     ax.grid(alpha=0.3)
     ax.ticklabel_format(style="sci", scilimits=(-3, 4))
     if ax.lines:
@@ -227,7 +263,7 @@ def hencky_from_columns(data: Data) -> np.ndarray:
 
 
 @kind("stress", _is_stress)
-def plot_stress(data: Data, out: PathLike, title: Optional[str] = None) -> List[str]:
+def plot_stress(data: Data, out: PathLike, title: Optional[str] = None, run: Optional[str] = None) -> List[str]:
     """The stress tensor of a periodic cell over time (stress.csv of `grit run periodic`), and below the
     cell's logarithmic strain when the deformation gradient is in the file. Returns [out]."""
     _need(data, ["time", "p"] + [f"s_{c}" for c in STRESS_COMPONENTS], "a stress plot")
@@ -244,7 +280,7 @@ def plot_stress(data: Data, out: PathLike, title: Optional[str] = None) -> List[
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     ax.grid(alpha=0.3)
-    ax.set_title(title or "periodic cell: Love-Weber stress")
+    ax.set_title(title or _title("periodic cell: Love-Weber stress", run))
     if has_f:
         e = hencky_from_columns(data)
         axe = axes[1, 0]
@@ -268,7 +304,7 @@ def _is_uniax(cols: Set[str]) -> bool:
 
 @kind("uniax", _is_uniax)
 def plot_uniax(data: Data, out: PathLike, title: Optional[str] = None,
-               labels: Optional[Mapping[Tuple[float, int], str]] = None) -> List[str]:
+               labels: Optional[Mapping[Tuple[float, int], str]] = None, run: Optional[str] = None) -> List[str]:
     """Stress against strain of the uniaxial test (curves.csv of `grit run uniax`): both runs on the left, the
     tension run on the right. `labels` may name extra curves: {(confinement, run): label}. Returns [out]."""
     _need(data, ["run", "strain", "stress"], "a uniaxial-test plot")
@@ -292,8 +328,86 @@ def plot_uniax(data: Data, out: PathLike, title: Optional[str] = None,
         a.grid(alpha=0.3)
         if a.lines:
             a.legend(fontsize="small", loc="best")
-    ax.set_title(title or "uniaxial test: stress-strain curves")
+    ax.set_title(title or _title("uniaxial test: stress-strain curves", run))
     axt.set_title("tension")
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
+# ------------------------------------------------------------------ run statistics
+def _is_stats(cols: Set[str]) -> bool:
+    return {"step", "time", "dt", "contacts", "potential_pairs"} <= cols
+
+
+@kind("stats", _is_stats)
+def plot_stats(data: Data, out: PathLike, title: Optional[str] = None, run: Optional[str] = None) -> List[str]:
+    """stats.csv of `grit run`: real contacts and broad-phase candidate pairs, the time step, and the
+    broad phase's rebuilds and re-sorts (so far) over time. Returns [out]."""
+    _need(data, ["time", "dt", "contacts", "potential_pairs"], "a statistics plot")
+    t = data["time"]
+    fig, (ax, axd, axr) = plt.subplots(3, 1, figsize=(10.5, 7.5), sharex=True,
+                                       gridspec_kw={"height_ratios": [3, 1.2, 1.5]})
+    ax.plot(t, data["contacts"], lw=1.3, label="contacts (touching pairs)")
+    ax.plot(t, data["potential_pairs"], lw=1.0, ls="--", label="candidate pairs of the broad phase")
+    ax.set_ylabel("pairs [-]")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or _title("contacts, time step and broad phase", run))
+    axd.plot(t, data["dt"], color="tab:purple", lw=1.2, label="time step dt")
+    axd.set_ylabel("dt [s]")
+    axd.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
+    axd.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    axd.grid(alpha=0.3)
+    for c, lab in (("rebuilds", "broad-phase rebuilds so far"), ("sorts", "particle re-sorts so far")):
+        if c in data:
+            axr.plot(t, data[c], lw=1.2, label=lab)
+    axr.set_ylabel("count [-]")
+    if axr.lines:
+        axr.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    axr.grid(alpha=0.3)
+    axr.set_xlabel("time [s]")
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
+# ------------------------------------------------------------------ periodic simple shear
+def _is_shear(cols: Set[str]) -> bool:
+    return {"gamma", "ratio"} <= cols
+
+
+@kind("shear", _is_shear)
+def plot_shear(data: Data, out: PathLike, title: Optional[str] = None, run: Optional[str] = None) -> List[str]:
+    """A periodic simple-shear record (columns gamma, ratio; optionally p, s_yy, eps_v): the stress ratio
+    tau / sigma_n against the shear strain with the pressure and the normal stress beside it, and the
+    volumetric strain below. Returns [out]."""
+    _need(data, ["gamma", "ratio"], "a shear plot")
+    g = data["gamma"]
+    has_ev = "eps_v" in data
+    fig, axes = plt.subplots(2 if has_ev else 1, 1, figsize=(9.5, 7 if has_ev else 4.5), sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": [3, 2] if has_ev else [1]})
+    ax = axes[0, 0]
+    ax.plot(g, data["ratio"], lw=1.2, label="stress ratio σ_xy / −σ_yy")
+    ax.set_ylabel("stress ratio τ / σ_n [-]")
+    ax.grid(alpha=0.3)
+    handles, labels = ax.get_legend_handles_labels()
+    stresses = [(c, lab) for c, lab in (("p", "mean pressure p"), ("s_yy", "normal stress −σ_yy")) if c in data]
+    if stresses:
+        ax2 = ax.twinx()
+        for c, lab in stresses:
+            ax2.plot(g, (-1 if c == "s_yy" else 1) * data[c] / 1e3, lw=0.8, ls="--", label=lab)
+        ax2.set_ylabel("stress [kPa]")
+        h2, l2 = ax2.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+    ax.legend(handles, labels, loc="lower right", fontsize="small")
+    ax.set_title(title or _title("periodic simple shear: stress ratio", run))
+    if has_ev:
+        axv = axes[1, 0]
+        axv.plot(g, 100 * data["eps_v"], color="tab:red", lw=1.2, label="volumetric strain ln(V/V₀)")
+        axv.axhline(0, color="0.7", lw=0.5)
+        axv.set_ylabel("volumetric strain [%]\n(< 0: contraction)")
+        axv.legend(loc="best", fontsize="small")
+        axv.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("shear strain γ [-]")
     fig.tight_layout()
     return [_finish(fig, out)]
 
@@ -310,7 +424,8 @@ def detect_kind(columns: Iterable[str]) -> Optional[str]:
 
 def plot_file(csv: PathLike, out: Optional[PathLike] = None, kind: Optional[str] = None, title: Optional[str] = None,
               **options: object) -> List[str]:
-    """Plot one CSV file; returns the written PNG paths. out defaults to the CSV's name with .png."""
+    """Plot one CSV file; returns the written PNG paths. out defaults to the CSV's name with .png; the title
+    names the quantity and the run (:func:`run_name`) unless `title` is given."""
     data = read_csv(csv)
     k = kind or detect_kind(data)
     if k is None:
@@ -321,19 +436,22 @@ def plot_file(csv: PathLike, out: Optional[PathLike] = None, kind: Optional[str]
     if out is None:
         out = os.path.splitext(csv)[0] + ".png"
     fn = KINDS[k][1]
+    run = run_name(csv)
     if k == "lawtest":
-        return fn(data, out, title=title, tan_phi=options.get("tan_phi"), stage_labels=options.get("stage_labels"))
-    return fn(data, out, title=title)
+        return fn(data, out, title=title, tan_phi=options.get("tan_phi"), stage_labels=options.get("stage_labels"),
+                  run=run)
+    return fn(data, out, title=title, run=run)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line `grit plot` (python3 -m grit.plot): plots each CSV given; returns the exit status."""
-    ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, stress, law tests).")
+    ap = argparse.ArgumentParser(prog="grit plot", description="PNG figures from grit CSV files (energy, stats, stress, "
+                                 "uniaxial and shear tests, law tests).")
     ap.add_argument("csv", nargs="+", help="CSV files written by grit run or by the Python package")
     ap.add_argument("-o", "--out", help="output PNG (one CSV only); default: the CSV's name with .png")
     ap.add_argument("--outdir", help="directory for the PNGs (default: next to each CSV)")
     ap.add_argument("--kind", choices=sorted(KINDS), help="what the CSV holds (default: recognised from the columns)")
-    ap.add_argument("--title", help="figure title")
+    ap.add_argument("--title", help="figure title (default: the quantity and the run that wrote the CSV)")
     ap.add_argument("--tan-phi", type=float, help="law tests: friction coefficient, to draw the Coulomb limit")
     a = ap.parse_args(argv)
     if a.out and len(a.csv) > 1:

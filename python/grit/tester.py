@@ -40,6 +40,9 @@ VECTORS = ("f", "v", "u", "k", "smoo_f", "smoo_u", "smoo_v", "f_err_rel", "f_err
            "v_err_rel", "v_err_abs")
 
 
+DOF_NAMES = ("normal", "shear y", "shear z", "twist", "bending y", "bending z")
+
+
 class Stage:
     """One loading stage: ``Stage(values=(0,)*6, whats="......", until=None, until_every=1, reset_energy=(),
     done=None)``.
@@ -84,6 +87,31 @@ class Stage:
 
     def __repr__(self) -> str:
         return f"Stage(values={self.values}, whats={self.whats!r}, until={self.until or self.until_fn!r})"
+
+    def describe(self) -> str:
+        """The stage in words, for legends: what drives each DoF and when it ends, e.g.
+        'normal velocity -0.01 m/s (the rest held) until uN < -0.005'."""
+        driven, held, free = [], [], []
+        for j, (w, v) in enumerate(zip(self.whats, self.values)):
+            rot = j >= 3
+            if w == ".":
+                free.append(j)
+            elif w in "vi" and v == 0:
+                held.append(j)
+            elif w in "vi":
+                first = " (first step)" if w == "i" else ""
+                driven.append(f"{DOF_NAMES[j]} velocity {v:g} {'rad/s' if rot else 'm/s'}{first}")
+            else:
+                driven.append(f"{DOF_NAMES[j]} {'torque' if rot else 'force'} {v:g} {'N m' if rot else 'N'}")
+        rest = [f"{name}: " + ", ".join(DOF_NAMES[j] for j in dofs) for name, dofs in (("held", held), ("free", free))
+                if dofs]
+        if len(rest) == 1 and driven:  # every other DoF alike
+            rest = [f"the rest {'held' if held else 'free'}"]
+        text = ", ".join(driven) or "nothing driven"
+        if rest:
+            text += " (" + "; ".join(rest) + ")"
+        until = self.until or (getattr(self.until_fn, "__name__", "a callback") if self.until_fn else None)
+        return text + (f" until {until}" if until else "")
 
 
 class State:
@@ -295,7 +323,7 @@ class LawTester:
         """Force-displacement per DoF and friction-cone figures (see grit.plot.plot_lawtest); the legends
         name each stage by its whats and end condition."""
         from .plot import plot_lawtest
-        labels = [f"{s.whats} until {s.until or getattr(s.until_fn, '__name__', 'callback')}" for s in self._stages]
+        labels = [s.describe() for s in self._stages]
         return plot_lawtest(self.record, path, title=title, tan_phi=tan_phi, stage_labels=labels)
 
     def __repr__(self) -> str:

@@ -152,7 +152,7 @@ def test_grit_help_output():
     names = re.findall(r"^  ([a-z_]+)\s", outputs["grit help run"], re.M)
     assert "box" in names and "deposit" in names, outputs["grit help run"]
     for name in names:
-        outputs[f"grit help run {name}"] = run("help", "run", name)
+        outputs[f"grit help run {name} --all"] = run("help", "run", name, "--all")
     found = [(f"`{cmd}` line {n}", what, text)
              for cmd, out in outputs.items() for n, what, text in hits(out, cmd)]
     assert not found, report(found)

@@ -99,7 +99,7 @@ def test_cli_errors(tmp_path, capsys):
     other = tmp_path / "other.csv"
     other.write_text("x,y\n1,2\n")
     assert plot.main([str(other)]) == 1
-    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress, uniax (use --kind)" in capsys.readouterr().err
+    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress, uniax, stats, shear (use --kind)" in capsys.readouterr().err
     assert plot.main([str(other), "--kind", "energy"]) == 1
     assert "an energy plot needs the columns time, total, rel_error" in capsys.readouterr().err
     assert plot.main([str(tmp_path / "missing.csv")]) == 1
@@ -156,3 +156,84 @@ def test_stress_kind(tmp_path):
     assert png == str(tmp_path / "stress.png")
     img = matplotlib.image.imread(png)
     assert img.shape[0] > 600 and img.shape[1] > 900
+
+
+def titles_of(monkeypatch):
+    """Capture every figure's titles instead of writing it."""
+    seen = []
+
+    def finish(fig, out):
+        seen.append([fig._suptitle.get_text() if fig._suptitle else ""] + [a.get_title() for a in fig.axes])
+        matplotlib.pyplot.close(fig)
+        return str(out)
+    monkeypatch.setattr(plot, "_finish", finish)
+    return seen
+
+
+def test_titles_name_the_run_and_the_quantity(tmp_path, monkeypatch):
+    """The default title: the quantity and the run, from grit-run.txt beside the CSV (OUT.partial named as OUT),
+    else the file's name; --title replaces it."""
+    run = tmp_path / "bed.partial"
+    run.mkdir()
+    (run / "grit-run.txt").write_text("# grit 0.1.0: the parameters of this run\n# grit run deposit n=60 out=bed\nn=60\n")
+    csv = str(run / "energy.csv")
+    records.write_csv(csv, ["step", "time", "kinetic", "total", "rel_error"], [[0, 0, 1, 1, 0], [1, 1, 2, 2, 0.5]],
+                      units={"time": "s", "kinetic": "J", "total": "J"})
+    assert plot.run_name(csv) == "grit run deposit (bed/)"
+    seen = titles_of(monkeypatch)
+    plot.plot_file(csv)
+    assert seen[-1][1] == "energy balance — grit run deposit (bed/)"
+    plot.plot_file(csv, title="mine")
+    assert seen[-1][1] == "mine"
+    (run / "grit-run.txt").unlink()
+    assert plot.run_name(csv) == "energy.csv"
+    plot.plot_file(csv)
+    assert seen[-1][1] == "energy balance — energy.csv"
+    law = str(tmp_path / "law.csv")
+    synthetic_lawtest(law)
+    plot.plot_file(law)
+    assert seen[-2][0] == "law test: force against displacement per DoF (on A, tester frame) — law.csv"
+    assert seen[-1][1] == "law test: friction cone — law.csv"
+
+
+def test_stats_kind(tmp_path, monkeypatch):
+    """stats.csv of grit run: recognised, three panels (pairs, dt, broad-phase counts)."""
+    n = 40
+    t = np.linspace(0, 0.1, n)
+    cols = {"step": np.arange(n) * 10.0, "time": t, "dt": np.full(n, 2.5e-6), "contacts": np.arange(n) * 3.0,
+            "potential_pairs": np.arange(n) * 5.0, "rebuilds": np.arange(n) // 4, "sorts": np.arange(n) // 20}
+    csv = str(tmp_path / "stats.csv")
+    records.write_csv(csv, list(cols), np.column_stack(list(cols.values())), units={"time": "s", "dt": "s"})
+    assert plot.detect_kind(records.read_csv(csv)) == "stats"
+    (png,) = plot.plot_file(csv)
+    assert png == str(tmp_path / "stats.png") and matplotlib.image.imread(png).shape[0] > 700
+    seen = titles_of(monkeypatch)
+    plot.plot_file(csv)
+    assert seen[-1][1:] == ["contacts, time step and broad phase — stats.csv", "", ""]
+
+
+def test_shear_kind(tmp_path, monkeypatch):
+    """The periodic simple-shear record of examples/periodic_shear.py: ratio against gamma, eps_v below."""
+    g = np.linspace(0, 0.5, 60)
+    cols = {"time": g / 2, "gamma": g, "volume": 1 + 0.01 * g, "p": np.full(60, 1e4), "s_xx": np.full(60, -1e4),
+            "s_yy": np.full(60, -1e4), "s_zz": np.full(60, -1e4), "s_xy": 3e3 * np.tanh(10 * g),
+            "ratio": 0.3 * np.tanh(10 * g), "eps_v": np.log(1 + 0.01 * g)}
+    csv = str(tmp_path / "periodic-shear.csv")
+    records.write_csv(csv, list(cols), np.column_stack(list(cols.values())))
+    assert plot.detect_kind(records.read_csv(csv)) == "shear"
+    (png,) = plot.plot_file(csv)
+    assert matplotlib.image.imread(png).shape[0] > 600
+    seen = titles_of(monkeypatch)
+    plot.plot_file(csv)
+    assert seen[-1][1] == "periodic simple shear: stress ratio — periodic-shear.csv"
+
+
+def test_lawtest_legends_say_what_each_stage_does():
+    """The tester's stages in words for the legends (was 'vvvvvv until not C')."""
+    st = [grit.Stage(values=(-0.01, 0, 0, 0, 0, 0), whats="vvvvvv", until="uN < -0.005"),
+          grit.Stage(values=(1e-4, 0, 0, 0, 0, 0), whats="v.....", until="not C"),
+          grit.Stage(values=(-5, 0, 0, 0.1, 0, 0), whats="fvvf..", until="step > 5")]
+    assert [s.describe() for s in st] == [
+        "normal velocity -0.01 m/s (the rest held) until uN < -0.005",
+        "normal velocity 0.0001 m/s (the rest free) until not C",
+        "normal force -5 N, twist torque 0.1 N m (held: shear y, shear z; free: bending y, bending z) until step > 5"]

@@ -69,6 +69,7 @@ else
 fi
 
 expect_ok run deposit n=60 time=0.05 container=facets vtk_format=ascii out=facets progress=0
+grep -q "^note:" out.txt && fail "a note about replacing a folder that did not exist"
 grep -q "particles     70: Sphere 60 Facet 10$" out.txt || fail "facets: particle count"
 grep -q 'format="ascii"' facets/particles_000000000.vtp || fail "ascii format not used"
 check_output facets 60
@@ -76,6 +77,9 @@ check_output facets 60
 # the same run again replaces the earlier output
 echo old >walls/stale.txt
 expect_ok run deposit n=30 time=0.02 out=walls progress=0
+# said before anything is replaced, naming the earlier run
+head -1 out.txt | grep -qx "note: 'walls' holds the output of an earlier run (grit run deposit n=60 time=0.05 out=walls vtk_every=100 progress=0); this run replaces it when it completes (out=DIR keeps it)" ||
+    fail "no note before replacing walls: $(head -1 out.txt)"
 [ -e walls/stale.txt ] && fail "the earlier output was not replaced"
 check_output walls 30
 ls -d walls.old-* 2>/dev/null && fail "the earlier output was set aside and not removed"
@@ -105,9 +109,9 @@ if command -v script >/dev/null; then
 fi
 
 # help comes from the declarations
-expect_ok help run deposit
+expect_ok help run deposit --all
 for key in n radius container young time vtk_every out dt gravity damping; do
-    grep -q "^  $key  *= " out.txt || fail "help run deposit lacks $key"
+    grep -q "^  $key  *= " out.txt || fail "help run deposit --all lacks $key"
 done
 grep -q "^  container *= walls .*one of walls|facets" out.txt || fail "help: container line"
 expect_ok help run box

@@ -72,7 +72,7 @@ else
     echo "skipped the ParaView check: pvbatch, xvfb-run or ParaView's Python module missing"
 fi
 
-expect_ok help run hopper
+expect_ok help run hopper --all
 for key in capsules ellipsoids spheres radius aspect stl stl_scale half_thick outlet_z young damping; do
     grep -q "^  $key  *= " out.txt || fail "help run hopper lacks $key"
 done

@@ -86,7 +86,7 @@ expect_error 2 "parameter 'n' = 4 is out of range" run periodic n=4
 expect_error 2 "parameter 'servo_gain' = 1 is out of range" run periodic servo_gain=1
 
 # help
-expect_ok help run periodic
+expect_ok help run periodic --all
 for key in n phi0 pressure compress_rate shear_rate hold_pressure servo_gain stress_tol young save out; do
     grep -q "^  $key  *= " out.txt || fail "help run periodic lacks $key"
 done
