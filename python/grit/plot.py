@@ -312,13 +312,13 @@ def plot_uniax(data: Data, out: PathLike, title: Optional[str] = None,
     fig, (ax, axt) = plt.subplots(1, 2, figsize=(12, 4.8))
     confs = sorted(set(conf.tolist()), reverse=True)
     for c in confs:
-        for run, name, style in ((1, "tension", "-"), (2, "compression", "-")):
-            m = (conf == c) & (data["run"] == run)
+        for test, name, style in ((1, "tension", "-"), (2, "compression", "-")):
+            m = (conf == c) & (data["run"] == test)
             if not m.any():
                 continue
-            lab = (labels or {}).get((c, run)) or (f"{name}" + (f", confinement {c / 1e6:g} MPa" if len(confs) > 1 or c else ""))
+            lab = (labels or {}).get((c, test)) or (f"{name}" + (f", confinement {c / 1e6:g} MPa" if len(confs) > 1 or c else ""))
             line, = ax.plot(data["strain"][m] * 1e3, data["stress"][m] / 1e6, style, lw=1.3, label=lab)
-            if run == 1:
+            if test == 1:
                 axt.plot(data["strain"][m] * 1e3, data["stress"][m] / 1e6, style, lw=1.3, color=line.get_color(), label=lab)
     for a in (ax, axt):
         a.axhline(0, color="0.7", lw=0.5)

@@ -194,6 +194,10 @@ def test_titles_name_the_run_and_the_quantity(tmp_path, monkeypatch):
     plot.plot_file(law)
     assert seen[-2][0] == "law test: force against displacement per DoF (on A, tester frame) — law.csv"
     assert seen[-1][1] == "law test: friction cone — law.csv"
+    curves = str(tmp_path / "curves.csv")  # the uniaxial test's (its loop over the runs once took the name)
+    records.write_csv(curves, ["run", "strain", "stress"], [[1, 0, 0], [1, 1e-4, 3e6], [2, 0, 0], [2, -1e-3, -3e7]])
+    plot.plot_file(curves)
+    assert seen[-1][1:] == ["uniaxial test: stress-strain curves — curves.csv", "tension"]
 
 
 def test_stats_kind(tmp_path, monkeypatch):
