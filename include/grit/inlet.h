@@ -1,6 +1,7 @@
 /* grit public API: particle inlets (docs/inlets.md).
  *
- * An inlet inserts spheres into a region (a box, or an upright cylinder) at
+ * An inlet inserts spheres into a region (a box, an upright cylinder, or a
+ * closed triangle mesh) at
  * a mass rate, with radii drawn from a size distribution (a uniform range,
  * or up to GRIT_INLET_MAX_SIZES radii with their mass fractions), each at a
  * random place where it overlaps nothing. It runs at the start of every
@@ -18,7 +19,10 @@
 
 GRIT_BEGIN_DECLS
 
-enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1 };
+/* The regions of inlets and outlets: a box, an upright cylinder, or the
+ * solid a closed triangle mesh encloses (an STL file's, for example: every
+ * edge shared by two triangles of opposite orientation). */
+enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1, GRIT_REGION_MESH = 2 };
 enum { GRIT_INLET_MAX_SIZES = 8 };
 
 typedef struct grit_inlet_def {
@@ -37,6 +41,8 @@ typedef struct grit_inlet_def {
     grit_vec3 vel;            /* initial velocity of the particles */
     uint64_t seed;            /* of the inlet's random stream */
     int max_attempts;         /* places tried per particle and step before it waits for the next step */
+    int n_tri;                        /* mesh: triangles (copied when the inlet is added) */
+    const grit_vec3 (*tri)[3];        /* mesh: their vertices (particles stay entirely inside) */
 } grit_inlet_def;
 
 grit_inlet_def grit_default_inlet_def(void);

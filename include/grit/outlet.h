@@ -1,7 +1,7 @@
 /* grit public API: particle outlets (docs/outlets.md).
  *
  * An outlet deletes the particles whose node lies inside its region (a box,
- * or an upright cylinder), and records how many left and their mass (its
+ * an upright cylinder, or a closed triangle mesh), and records how many left and their mass (its
  * mass flow). It looks at the particles once per broad-phase rebuild (at the
  * start of the step after it), so that a particle is deleted within the
  * steps it takes to move the Verlet distance; that is what keeps an idle
@@ -21,10 +21,12 @@
 GRIT_BEGIN_DECLS
 
 typedef struct grit_outlet_def {
-    int region;            /* GRIT_REGION_BOX or GRIT_REGION_CYLINDER (grit/inlet.h) */
-    grit_vec3 lo, hi;      /* box: its corners */
-    grit_vec3 center;      /* cylinder: the centre of its bottom face; its axis is z */
-    double radius, height; /* cylinder: radius and height */
+    int region;                /* GRIT_REGION_* (grit/inlet.h) */
+    grit_vec3 lo, hi;          /* box: its corners */
+    grit_vec3 center;          /* cylinder: the centre of its bottom face; its axis is z */
+    double radius, height;     /* cylinder: radius and height */
+    int n_tri;                 /* mesh: triangles (copied when the outlet is added) */
+    const grit_vec3 (*tri)[3]; /* mesh: their vertices */
 } grit_outlet_def;
 
 grit_outlet_def grit_default_outlet_def(void);

@@ -40,7 +40,7 @@ class InletDef(ctypes.Structure):  # grit/inlet.h
                 ("height", c_double), ("mass_rate", c_double), ("max_mass", c_double), ("t_start", c_double),
                 ("n_sizes", c_int), ("r_min", c_double), ("r_max", c_double), ("sizes", c_double * 8),
                 ("mass_frac", c_double * 8), ("material", c_int), ("vel", Vec3), ("seed", ctypes.c_uint64),
-                ("max_attempts", c_int)]
+                ("max_attempts", c_int), ("n_tri", c_int), ("tri", c_void_p)]
 
 
 class InletInfo(ctypes.Structure):
@@ -49,7 +49,7 @@ class InletInfo(ctypes.Structure):
 
 class OutletDef(ctypes.Structure):  # grit/outlet.h
     _fields_ = [("region", c_int), ("lo", Vec3), ("hi", Vec3), ("center", Vec3), ("radius", c_double),
-                ("height", c_double)]
+                ("height", c_double), ("n_tri", c_int), ("tri", c_void_p)]
 
 
 class OutletInfo(ctypes.Structure):
@@ -177,6 +177,11 @@ class StlDef(ctypes.Structure):
 
 class StlInfo(ctypes.Structure):
     _fields_ = [("first_id", c_int), ("n_facets", c_int), ("n_degenerate", c_int), ("binary", c_int),
+                ("name", ctypes.c_char * 81)]
+
+
+class StlMesh(ctypes.Structure):
+    _fields_ = [("n", c_int), ("tri", POINTER(c_double)), ("n_degenerate", c_int), ("binary", c_int),
                 ("name", ctypes.c_char * 81)]
 
 
@@ -362,6 +367,8 @@ PROTOTYPES = {
 PROTOTYPES.update({
     "grit_default_stl_def": (StlDef, []),
     "grit_load_stl": (c_int, [S, c_char_p, POINTER(StlDef), POINTER(StlInfo)]),
+    "grit_stl_read": (c_int, [c_char_p, c_double, Quat, Vec3, POINTER(StlMesh), c_char_p, ctypes.c_size_t]),
+    "grit_stl_mesh_free": (None, [POINTER(StlMesh)]),
     "grit_vtk_series_create": (c_void_p, [c_char_p, c_int]),
     "grit_vtk_series_write": (c_int, [c_void_p, S]),
     "grit_vtk_series_frames": (c_int, [c_void_p]),

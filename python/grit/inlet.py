@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Union
 from . import _lib
 from .errors import ParameterError
 from .params import as_vec3
+from .regions import MeshLike, set_mesh
 
 if TYPE_CHECKING:
     from .scene import Scene
@@ -21,7 +22,8 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
              center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float], mass_rate: float,
              radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
              mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
-             max_attempts: int) -> _lib.InletDef:
+             max_attempts: int, mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
+             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0)) -> _lib.InletDef:
     """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet."""
     d = _lib.get().grit_default_inlet_def()
     if region == "box":
@@ -35,8 +37,13 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
         d.region = 1
         d.center = _lib.Vec3(*as_vec3(center, "add_inlet: center"))
         d.radius, d.height = float(radius), float(height)
+    elif region == "mesh":
+        if mesh is None:
+            raise ParameterError("add_inlet: a mesh region needs mesh= (an STL file of a closed solid, or an "
+                                 "array of triangles (n, 3, 3))")
+        set_mesh(d, mesh, mesh_scale, mesh_shift, "add_inlet")
     else:
-        raise ParameterError(f"add_inlet: region = {region!r} is neither 'box' nor 'cylinder'")
+        raise ParameterError(f"add_inlet: region = {region!r} is neither 'box', 'cylinder' nor 'mesh'")
     if (radii is None) == (sizes is None):
         raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
                              "fraction), ...]")

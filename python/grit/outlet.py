@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING, Optional, Sequence
 from . import _lib
 from .errors import ParameterError
 from .params import as_vec3
+from .regions import MeshLike, set_mesh
 
 if TYPE_CHECKING:
     from .scene import Scene
 
 
 def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
-             center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float]) -> _lib.OutletDef:
+             center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float],
+             mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
+             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0)) -> _lib.OutletDef:
     """The C definition (grit_outlet_def) from the keyword arguments of Scene.add_outlet."""
     d = _lib.get().grit_default_outlet_def()
     if region == "box":
@@ -28,8 +31,13 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
         d.region = 1
         d.center = _lib.Vec3(*as_vec3(center, "add_outlet: center"))
         d.radius, d.height = float(radius), float(height)
+    elif region == "mesh":
+        if mesh is None:
+            raise ParameterError("add_outlet: a mesh region needs mesh= (an STL file of a closed solid, or an "
+                                 "array of triangles (n, 3, 3))")
+        set_mesh(d, mesh, mesh_scale, mesh_shift, "add_outlet")
     else:
-        raise ParameterError(f"add_outlet: region = {region!r} is neither 'box' nor 'cylinder'")
+        raise ParameterError(f"add_outlet: region = {region!r} is neither 'box', 'cylinder' nor 'mesh'")
     return d
 
 

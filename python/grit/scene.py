@@ -18,6 +18,7 @@ from . import cell as _cell
 from . import clump as _clump
 from . import inlet as _inlet
 from . import outlet as _outlet
+from . import regions as _regions
 from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Clump, Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
@@ -501,14 +502,16 @@ class Scene:
                   lo: Optional[Vec] = None, hi: Optional[Vec] = None, center: Optional[Vec] = None,
                   radius: Optional[float] = None, height: Optional[float] = None, vel: Vec = (0.0, 0.0, 0.0),
                   max_mass: Optional[float] = None, t_start: Optional[float] = None, seed: int = 1,
-                  max_attempts: int = 50) -> _inlet.Inlet:
-        """Insert spheres at `mass_rate` [kg/s] into a region: ``region="box"`` with corners `lo`, `hi`, or
-        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`; whole spheres stay
-        inside. Radii uniform in ``radii=(r_min, r_max)`` or from ``sizes=[(radius, mass fraction), ...]``
+                  max_attempts: int = 50, mesh: Optional[_regions.MeshLike] = None, mesh_scale: float = 1.0,
+                  mesh_shift: Vec = (0.0, 0.0, 0.0)) -> _inlet.Inlet:
+        """Insert spheres at `mass_rate` [kg/s] into a region: ``region="box"`` with corners `lo`, `hi`,
+        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`, or ``"mesh"``, the
+        solid inside the closed surface `mesh` (an STL file, its vertices placed at mesh_shift + mesh_scale p, or
+        an array of triangles (n, 3, 3)); whole spheres stay inside. Radii uniform in ``radii=(r_min, r_max)`` or from ``sizes=[(radius, mass fraction), ...]``
         (up to 8). Each sphere goes where it overlaps nothing, with velocity `vel`; the inlet stops after
         `max_mass` [kg], starts at `t_start` [s] (default: now). Returns a grit.inlet.Inlet (docs/inlets.md)."""
         d = _inlet.make_def(region, lo, hi, center, radius, height, mass_rate, radii, sizes, self._material_for(mat),
-                            vel, max_mass, t_start, seed, max_attempts)
+                            vel, max_mass, t_start, seed, max_attempts, mesh, mesh_scale, mesh_shift)
         return _inlet.Inlet(self, self._check(_LIB.grit_add_inlet(self._p(), d)))
 
     @property
@@ -519,12 +522,14 @@ class Scene:
     # -- outlets (grit/outlet.py)
     def add_outlet(self, region: str = "box", *, lo: Optional[Vec] = None, hi: Optional[Vec] = None,
                    center: Optional[Vec] = None, radius: Optional[float] = None,
-                   height: Optional[float] = None) -> _outlet.Outlet:
-        """Delete the particles whose node enters a region: ``region="box"`` with corners `lo`, `hi`, or
-        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`. It looks once per
+                   height: Optional[float] = None, mesh: Optional[_regions.MeshLike] = None, mesh_scale: float = 1.0,
+                   mesh_shift: Vec = (0.0, 0.0, 0.0)) -> _outlet.Outlet:
+        """Delete the particles whose node enters a region: ``region="box"`` with corners `lo`, `hi`,
+        ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`, or ``"mesh"``, the
+        solid inside the closed surface `mesh` (an STL file or triangles, as for add_inlet). It looks once per
         broad-phase rebuild; the deleted mass, count and energy are recorded. Returns a grit.outlet.Outlet
         (docs/outlets.md)."""
-        d = _outlet.make_def(region, lo, hi, center, radius, height)
+        d = _outlet.make_def(region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift)
         return _outlet.Outlet(self, self._check(_LIB.grit_add_outlet(self._p(), d)))
 
     @property

@@ -42,8 +42,8 @@ static double largest_radius(const grit_inlet_def *d)
 int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
 {
     if (s->cell) return grit_fail(s, GRIT_ESTATE, "inlet: not available in a periodic scene");
-    if (d->region != GRIT_REGION_BOX && d->region != GRIT_REGION_CYLINDER)
-        return grit_fail(s, GRIT_EINVAL, "inlet: region = %d is neither box (0) nor cylinder (1)", d->region);
+    if (d->region != GRIT_REGION_BOX && d->region != GRIT_REGION_CYLINDER && d->region != GRIT_REGION_MESH)
+        return grit_fail(s, GRIT_EINVAL, "inlet: region = %d is neither box (0), cylinder (1) nor mesh (2)", d->region);
     if (!(d->mass_rate > 0) || !isfinite(d->mass_rate))
         return grit_fail(s, GRIT_EINVAL, "inlet: mass_rate = %g must be positive and finite (kg/s)", d->mass_rate);
     if (!(d->max_mass > 0)) return grit_fail(s, GRIT_EINVAL, "inlet: max_mass = %g must be positive (kg)", d->max_mass);
@@ -78,20 +78,38 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
             return grit_fail(s, GRIT_EINVAL,
                              "inlet: the box (%g, %g, %g)-(%g, %g, %g) must be finite and hold a sphere of radius %g",
                              d->lo.x, d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z, r);
-    } else if (!v3_isfinite(d->center) || !(d->radius >= r) || !(d->height >= 2 * r) || !isfinite(d->radius) ||
-               !isfinite(d->height)) {
+    } else if (d->region == GRIT_REGION_CYLINDER &&
+               (!v3_isfinite(d->center) || !(d->radius >= r) || !(d->height >= 2 * r) || !isfinite(d->radius) ||
+                !isfinite(d->height))) {
         return grit_fail(s, GRIT_EINVAL, "inlet: the cylinder (radius %g, height %g) must be finite and hold a sphere "
                                          "of radius %g", d->radius, d->height, r);
     }
+    grit_region_mesh mesh = {0};
+    if (d->region == GRIT_REGION_MESH) {
+        const int rc = grit_region_mesh_make(s, "inlet", d->tri, d->n_tri, &mesh);
+        if (rc) return rc;
+        grit_vec3 lo, hi;
+        grit_region_mesh_bounds(&mesh, &lo, &hi);
+        if (hi.x - lo.x < 2 * r || hi.y - lo.y < 2 * r || hi.z - lo.z < 2 * r) {
+            grit_region_mesh_free(&mesh);
+            return grit_fail(s, GRIT_EINVAL, "inlet: the mesh (%g x %g x %g m) cannot hold a sphere of radius %g",
+                             hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, r);
+        }
+    }
     if (s->n_inlets == s->cap_inlets) {
         int cap = s->cap_inlets ? 2 * s->cap_inlets : 4;
-        if (grit_grow((void **)&s->inlets, sizeof *s->inlets, cap))
+        if (grit_grow((void **)&s->inlets, sizeof *s->inlets, cap)) {
+            grit_region_mesh_free(&mesh);
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding an inlet");
+        }
         s->cap_inlets = cap;
     }
     grit_inlet_state *q = &s->inlets[s->n_inlets];
     memset(q, 0, sizeof *q);
     q->def = *d;
+    q->mesh = mesh;
+    q->def.tri = (const grit_vec3(*)[3])mesh.tri;
+    q->def.n_tri = mesh.n;
     if (isnan(q->def.t_start)) q->def.t_start = s->time;
     q->rng = d->seed;
     return s->n_inlets++;
@@ -128,11 +146,18 @@ static double draw_radius(grit_inlet_state *q)
     return d->sizes[0];
 }
 
-/* A centre for a sphere of radius r that keeps it inside the region. */
+/* A centre for a sphere of radius r that keeps it inside the region; for a
+ * mesh, a point of its bounding box that the caller tests. */
 static grit_vec3 draw_point(grit_inlet_state *q, double r)
 {
     const grit_inlet_def *d = &q->def;
     const double u1 = uniform(&q->rng), u2 = uniform(&q->rng), u3 = uniform(&q->rng);
+    if (d->region == GRIT_REGION_MESH) {
+        grit_vec3 lo, hi;
+        grit_region_mesh_bounds(&q->mesh, &lo, &hi);
+        return v3(lo.x + r + u1 * (hi.x - lo.x - 2 * r), lo.y + r + u2 * (hi.y - lo.y - 2 * r),
+                  lo.z + r + u3 * (hi.z - lo.z - 2 * r));
+    }
     if (d->region == GRIT_REGION_BOX)
         return v3(d->lo.x + r + u1 * (d->hi.x - d->lo.x - 2 * r), d->lo.y + r + u2 * (d->hi.y - d->lo.y - 2 * r),
                   d->lo.z + r + u3 * (d->hi.z - d->lo.z - 2 * r));
@@ -183,7 +208,8 @@ int grit_inlets_run(grit_scene *s)
             bool placed = false;
             for (int a = 0; a < d->max_attempts && !placed; a++) {
                 const grit_vec3 x = draw_point(q, r);
-                if (!clear_at(s, x, r)) {
+                if ((d->region == GRIT_REGION_MESH && !grit_region_mesh_contains(&q->mesh, x, r)) ||
+                    !clear_at(s, x, r)) {
                     q->failed++;
                     continue;
                 }

@@ -27,18 +27,29 @@ int grit_add_outlet(grit_scene *s, const grit_outlet_def *d)
             !isfinite(d->height))
             return grit_fail(s, GRIT_EINVAL, "outlet: the cylinder (radius %g, height %g) must have a positive, "
                                              "finite radius and height and a finite centre", d->radius, d->height);
-    } else {
-        return grit_fail(s, GRIT_EINVAL, "outlet: region = %d is neither box (0) nor cylinder (1)", d->region);
+    } else if (d->region != GRIT_REGION_MESH) {
+        return grit_fail(s, GRIT_EINVAL, "outlet: region = %d is neither box (0), cylinder (1) nor mesh (2)",
+                         d->region);
+    }
+    grit_region_mesh mesh = {0};
+    if (d->region == GRIT_REGION_MESH) {
+        const int rc = grit_region_mesh_make(s, "outlet", d->tri, d->n_tri, &mesh);
+        if (rc) return rc;
     }
     if (s->n_outlets == s->cap_outlets) {
         int cap = s->cap_outlets ? 2 * s->cap_outlets : 4;
-        if (grit_grow((void **)&s->outlets, sizeof *s->outlets, cap))
+        if (grit_grow((void **)&s->outlets, sizeof *s->outlets, cap)) {
+            grit_region_mesh_free(&mesh);
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding an outlet");
+        }
         s->cap_outlets = cap;
     }
     grit_outlet_state *q = &s->outlets[s->n_outlets];
     memset(q, 0, sizeof *q);
     q->def = *d;
+    q->mesh = mesh;
+    q->def.tri = (const grit_vec3(*)[3])mesh.tri;
+    q->def.n_tri = mesh.n;
     s->outlet_rebuilds = -1; /* look at the next step */
     return s->n_outlets++;
 }
@@ -55,8 +66,10 @@ int grit_outlet_get(const grit_scene *s, int k, grit_outlet_def *def, grit_outle
     return GRIT_OK;
 }
 
-static bool inside(const grit_outlet_def *d, grit_vec3 x)
+static bool inside(const grit_outlet_state *q, grit_vec3 x)
 {
+    const grit_outlet_def *d = &q->def;
+    if (d->region == GRIT_REGION_MESH) return grit_region_mesh_contains(&q->mesh, x, 0);
     if (d->region == GRIT_REGION_BOX)
         return x.x >= d->lo.x && x.x <= d->hi.x && x.y >= d->lo.y && x.y <= d->hi.y && x.z >= d->lo.z &&
                x.z <= d->hi.z;
@@ -78,7 +91,7 @@ int grit_outlets_run(grit_scene *s)
         if (!isfinite(b->mi[i].m) || (b->flags[i] & (PF_LOCAL6 | PF_MEMBER)) || b->shape[i] == GRIT_SHAPE_CLUMP)
             continue;
         for (int k = 0; k < s->n_outlets; k++) {
-            if (!inside(&s->outlets[k].def, b->pr[i].pos)) continue;
+            if (!inside(&s->outlets[k], b->pr[i].pos)) continue;
             if (!mark && !(mark = calloc((size_t)b->n, sizeof *mark)))
                 return grit_fail(s, GRIT_ENOMEM, "out of memory deleting particles");
             mark[i] = k + 1;

@@ -77,6 +77,8 @@ void grit_scene_destroy(grit_scene *s)
     free(s->rods);
     free(s->clumps);
     free(s->clump_loc);
+    for (int k = 0; k < s->n_inlets; k++) grit_region_mesh_free(&s->inlets[k].mesh);
+    for (int k = 0; k < s->n_outlets; k++) grit_region_mesh_free(&s->outlets[k].mesh);
     free(s->inlets);
     free(s->outlets);
     free(s->mats);

@@ -19,6 +19,7 @@
 #include "grit/scene.h"
 #include "grit/inlet.h"
 #include "grit/outlet.h"
+#include "core/region_mesh.h"
 
 /* ---------------------------------------------------------------- particles */
 typedef struct grit_posr {
@@ -207,7 +208,8 @@ typedef struct grit_pair_override {
 /* An inlet (core/inlet.c): its definition and what it did, with its random
  * stream and the radius it drew for the particle it has still to place. */
 typedef struct grit_inlet_state {
-    grit_inlet_def def;
+    grit_inlet_def def; /* a mesh region's def.tri points to mesh.tri */
+    grit_region_mesh mesh;
     double mass, energy; /* inserted mass, kinetic energy brought in */
     long count, failed;
     uint64_t rng;
@@ -218,6 +220,7 @@ typedef struct grit_inlet_state {
 /* An outlet (core/outlet.c): its definition and what it deleted. */
 typedef struct grit_outlet_state {
     grit_outlet_def def;
+    grit_region_mesh mesh;
     double mass, energy;
     long count;
 } grit_outlet_state;

@@ -275,6 +275,20 @@ static void sec_cell(sink *k, const grit_scene *s)
     PUT_ARRAY(k, "pbox", box, nb);
 }
 
+/* A mesh region's triangles: u32 count, 9 f64 each. Only a mesh region has
+ * them, so files with box and cylinder regions are as before. */
+static void put_mesh(sink *k, int region, const grit_region_mesh *m)
+{
+    if (region != GRIT_REGION_MESH) return;
+    put_u32(k, (uint32_t)m->n);
+    for (int t = 0; t < m->n; t++)
+        for (int v = 0; v < 3; v++) {
+            put_f64(k, m->tri[t][v].x);
+            put_f64(k, m->tri[t][v].y);
+            put_f64(k, m->tri[t][v].z);
+        }
+}
+
 /* The inlets (grit/inlet.h): definition, record, random stream, the radius
  * drawn for the particle still to place (version 4 on). */
 static void sec_inlets(sink *k, const grit_scene *s)
@@ -295,6 +309,7 @@ static void sec_inlets(sink *k, const grit_scene *s)
         put_i32(k, d->material);
         put_i64(k, (int64_t)d->seed);
         put_i32(k, d->max_attempts);
+        put_mesh(k, d->region, &q->mesh);
         put_f64(k, q->mass);
         put_f64(k, q->energy);
         put_i64(k, q->count);
@@ -351,6 +366,7 @@ static void sec_outlets(sink *k, const grit_scene *s)
         const double v[] = {d->lo.x,     d->lo.y,     d->lo.z,  d->hi.x,   d->hi.y, d->hi.z,
                             d->center.x, d->center.y, d->center.z, d->radius, d->height};
         for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_f64(k, v[j]);
+        put_mesh(k, d->region, &q->mesh);
         put_f64(k, q->mass);
         put_f64(k, q->energy);
         put_i64(k, q->count);

@@ -754,6 +754,31 @@ static int load_scene(loader *L)
     return L->s ? 0 : fail(L, "%s", grit_create_error());
 }
 
+/* A mesh region's triangles (restart.c put_mesh) into a buffer the caller
+ * frees; each takes 72 bytes of the section, so a count beyond what is left
+ * is refused before anything is allocated. */
+static grit_vec3 (*get_mesh(loader *L, const char *what, uint32_t i, int *n))[3]
+{
+    const uint32_t m = get_u32(L);
+    if (L->msg[0]) return NULL;
+    if (m < 4 || m > (L->n - L->pos) / 72) {
+        fail(L, "section %s: %s %u: %u mesh triangles (%zu bytes left)", L->tag, what, i, m, L->n - L->pos);
+        return NULL;
+    }
+    grit_vec3(*t)[3] = malloc(sizeof *t * m);
+    if (!t) {
+        fail(L, "section %s: out of memory for %u triangles", L->tag, m);
+        return NULL;
+    }
+    for (uint32_t k = 0; k < m; k++)
+        for (int v = 0; v < 3; v++) {
+            const double x = get_f64(L), y = get_f64(L), z = get_f64(L);
+            t[k][v] = v3(x, y, z);
+        }
+    *n = (int)m;
+    return t;
+}
+
 static int load_inlets(loader *L)
 {
     grit_scene *s = L->s;
@@ -782,7 +807,11 @@ static int load_inlets(loader *L)
         d.seed = (uint64_t)get_i64(L);
         d.max_attempts = (int32_t)get_u32(L);
         if (L->msg[0]) break;
+        grit_vec3(*tri)[3] = NULL;
+        if (d.region == GRIT_REGION_MESH && !(tri = get_mesh(L, "inlet", i, &d.n_tri))) break;
+        d.tri = (const grit_vec3(*)[3])tri;
         const int k = grit_add_inlet(s, &d);
+        free(tri);
         if (k < 0) return fail(L, "section INLT: inlet %u: %s", i, grit_last_error(s));
         grit_inlet_state *q = &s->inlets[k];
         q->mass = get_f64(L);
@@ -904,7 +933,11 @@ static int load_outlets(loader *L)
         d.radius = v[9];
         d.height = v[10];
         if (L->msg[0]) break;
+        grit_vec3(*tri)[3] = NULL;
+        if (d.region == GRIT_REGION_MESH && !(tri = get_mesh(L, "outlet", i, &d.n_tri))) break;
+        d.tri = (const grit_vec3(*)[3])tri;
         const int k = grit_add_outlet(s, &d);
+        free(tri);
         if (k < 0) return fail(L, "section OUTL: outlet %u: %s", i, grit_last_error(s));
         grit_outlet_state *q = &s->outlets[k];
         q->mass = get_f64(L);

@@ -57,6 +57,11 @@ interrupt_run() {
     wait $pid
 }
 
+# sanitized: true when GRIT is a sanitizer build (ASan: 10-20x slower), for
+# tests that run a long scene to skip repetitions that check nothing more
+# for memory errors.
+sanitized() { ldd "$GRIT" 2>/dev/null | grep -q -e libasan -e libubsan; }
+
 # grit_python ARGS...: /usr/bin/python3 with this tree's grit package and the
 # libgrit.so built beside GRIT; a sanitizer build's library needs its
 # runtimes loaded first (and Python's own allocations are not leak-checked).
