@@ -412,6 +412,38 @@ def plot_shear(data: Data, out: PathLike, title: Optional[str] = None, run: Opti
     return [_finish(fig, out)]
 
 
+# ------------------------------------------------------------------ outlets' discharge
+def _is_discharge(cols: Set[str]) -> bool:
+    return {"step", "time", "mass_0", "count_0"} <= cols
+
+
+@kind("discharge", _is_discharge)
+def plot_discharge(data: Data, out: PathLike, title: Optional[str] = None, run: Optional[str] = None) -> List[str]:
+    """discharge.csv of a scene with outlets (grit run silo): the mass each outlet deleted over time, with the
+    rate between rows below (its steady part is the discharge rate). Returns [out]."""
+    _need(data, ["time", "mass_0"], "a discharge plot")
+    t = data["time"]
+    outlets = sorted(int(c[5:]) for c in data if c.startswith("mass_") and c[5:].isdigit())
+    fig, (ax, axr) = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    for k in outlets:
+        m = data[f"mass_{k}"]
+        lab = f"outlet {k}" + (f" ({int(data[f'count_{k}'][-1])} particles)" if f"count_{k}" in data else "")
+        ax.plot(t, 1e3 * m, lw=1.3, label=lab)
+        if len(t) > 1:
+            dt = np.diff(t)
+            rate = np.divide(np.diff(m), dt, out=np.zeros_like(dt), where=dt > 0)
+            axr.step(t[1:], 1e3 * rate, where="pre", lw=1.0, label=f"outlet {k}")
+    ax.set_ylabel("deleted mass [g]")
+    ax.legend(loc="upper left", fontsize="small")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or _title("discharge through the outlets", run))
+    axr.set_ylabel("rate [g/s]")
+    axr.set_xlabel("time [s]")
+    axr.grid(alpha=0.3)
+    fig.tight_layout()
+    return [_finish(fig, out)]
+
+
 # ------------------------------------------------------------------ files
 def detect_kind(columns: Iterable[str]) -> Optional[str]:
     """The kind of plot (a key of KINDS) whose detector accepts these CSV columns, or None."""

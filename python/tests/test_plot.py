@@ -99,7 +99,7 @@ def test_cli_errors(tmp_path, capsys):
     other = tmp_path / "other.csv"
     other.write_text("x,y\n1,2\n")
     assert plot.main([str(other)]) == 1
-    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress, uniax, stats, shear (use --kind)" in capsys.readouterr().err
+    assert "cannot tell what the columns x, y are; known kinds: energy, lawtest, stress, uniax, stats, shear, discharge (use --kind)" in capsys.readouterr().err
     assert plot.main([str(other), "--kind", "energy"]) == 1
     assert "an energy plot needs the columns time, total, rel_error" in capsys.readouterr().err
     assert plot.main([str(tmp_path / "missing.csv")]) == 1
@@ -214,6 +214,20 @@ def test_stats_kind(tmp_path, monkeypatch):
     seen = titles_of(monkeypatch)
     plot.plot_file(csv)
     assert seen[-1][1:] == ["contacts, time step and broad phase — stats.csv", "", ""]
+
+
+def test_discharge_kind(tmp_path, monkeypatch):
+    """discharge.csv of grit run silo: recognised, the deleted mass and the rate between rows."""
+    t = np.linspace(0, 0.5, 51)
+    m = np.clip(t - 0.2, 0, None) * 0.06  # 60 g/s from t = 0.2 s
+    csv = str(tmp_path / "discharge.csv")
+    records.write_csv(csv, ["step", "time", "mass_0", "count_0"],
+                      np.column_stack([np.arange(51) * 100.0, t, m, np.floor(m / 8.7e-5)]),
+                      units={"time": "s", "mass_0": "kg"})
+    assert plot.detect_kind(records.read_csv(csv)) == "discharge"
+    seen = titles_of(monkeypatch)
+    plot.plot_file(csv)
+    assert seen[-1][1:] == ["discharge through the outlets — discharge.csv", ""]
 
 
 def test_shear_kind(tmp_path, monkeypatch):
