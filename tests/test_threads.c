@@ -21,7 +21,9 @@ static double rnd(void) { return fx_rand(&rng); }
 /* A box of walls, a plate (facet) above the floor, n spheres of two
  * materials with a pair override dropped into it: a deposit with rebuilds
  * and re-sorts. */
-static grit_scene *pile(int law, int n)
+enum { MAT_FRICT, MAT_HERTZ };
+
+static grit_scene *pile_of(int law, int n, int mat_kind, bool shapes)
 {
     rng = 88172645463325252ull;
     grit_scene_def d = grit_default_scene_def();
@@ -30,18 +32,31 @@ static grit_scene *pile(int law, int n)
     d.sort_period = 25;
     d.damping = 0.3;
     grit_scene *s = grit_scene_create(&d);
-    grit_frictmat_def m = grit_default_frictmat_def();
-    m.law = law;
-    m.young = 1e7;
-    m.density = 2600;
-    m.tan_phi = 0.5;
-    int m0 = grit_add_frictmat(s, &m);
-    m.tan_phi = 0.3;
-    int m1 = grit_add_frictmat(s, &m);
-    grit_pair_def pd = grit_default_pair_def();
-    pd.cn = 0.5;
-    pd.tan_phi = 0.4;
-    CHECK(grit_set_pair(s, m0, m1, &pd) == GRIT_OK);
+    int m0, m1;
+    if (mat_kind == MAT_HERTZ) {
+        grit_hertzmat_def h = grit_default_hertzmat_def();
+        h.young = 1e8;
+        h.density = 2600;
+        h.rolling = 1; /* EPSD: the rolling spring's torques too */
+        h.mu_roll = 0.1;
+        m0 = grit_add_hertzmat(s, &h);
+        h.tan_phi = 0.3;
+        h.rolling = 0;
+        m1 = grit_add_hertzmat(s, &h);
+    } else {
+        grit_frictmat_def m = grit_default_frictmat_def();
+        m.law = law;
+        m.young = 1e7;
+        m.density = 2600;
+        m.tan_phi = 0.5;
+        m0 = grit_add_frictmat(s, &m);
+        m.tan_phi = 0.3;
+        m1 = grit_add_frictmat(s, &m);
+        grit_pair_def pd = grit_default_pair_def();
+        pd.cn = 0.5;
+        pd.tan_phi = 0.4;
+        CHECK(grit_set_pair(s, m0, m1, &pd) == GRIT_OK);
+    }
     const double L = 0.5;
     for (int k = 0; k < 5; k++) {
         grit_wall_def w = grit_default_wall_def();
@@ -57,16 +72,34 @@ static grit_scene *pile(int law, int n)
     fd.material = m1;
     CHECK(grit_add_facet(s, &fd) >= 0);
     for (int i = 0; i < n; i++) {
-        grit_sphere_def sd = grit_default_sphere_def();
-        sd.radius = 0.008 + 0.004 * rnd();
-        sd.pos = v3(0.013 + 0.0185 * (i % 20), 0.013 + 0.0185 * ((i / 20) % 20), 0.013 + 0.0185 * (i / 400));
-        sd.vel = v3(0.4 * (rnd() - 0.5), 0.4 * (rnd() - 0.5), -0.4 * rnd());
-        sd.angvel = v3(10 * rnd(), 0, 0);
-        sd.material = i % 3 ? m0 : m1;
-        CHECK(grit_add_sphere(s, &sd) >= 0);
+        const grit_vec3 x = v3(0.013 + 0.0185 * (i % 20), 0.013 + 0.0185 * ((i / 20) % 20), 0.013 + 0.0185 * (i / 400));
+        const grit_vec3 v = v3(0.4 * (rnd() - 0.5), 0.4 * (rnd() - 0.5), -0.4 * rnd()), w = v3(10 * rnd(), 0, 0);
+        const double r = 0.008 + 0.004 * rnd();
+        const int mat = i % 3 ? m0 : m1;
+        if (shapes && i % 4 == 1) { /* capsules and ellipsoids among the spheres */
+            grit_capsule_def c = grit_default_capsule_def();
+            c.pos = x, c.vel = v, c.angvel = w, c.material = mat;
+            c.radius = 0.6 * r;
+            c.shaft = 0.7 * r;
+            c.ori = grit_q_normalized((grit_quat){1, rnd(), 0, rnd()});
+            CHECK(grit_add_capsule(s, &c) >= 0);
+        } else if (shapes && i % 4 == 3) {
+            grit_ellipsoid_def e = grit_default_ellipsoid_def();
+            e.pos = x, e.vel = v, e.angvel = w, e.material = mat;
+            e.semi_axes = v3(r, 0.8 * r, 0.6 * r);
+            e.ori = grit_q_normalized((grit_quat){1, rnd(), rnd(), 0});
+            CHECK(grit_add_ellipsoid(s, &e) >= 0);
+        } else {
+            grit_sphere_def sd = grit_default_sphere_def();
+            sd.radius = r;
+            sd.pos = x, sd.vel = v, sd.angvel = w, sd.material = mat;
+            CHECK(grit_add_sphere(s, &sd) >= 0);
+        }
     }
     return s;
 }
+
+static grit_scene *pile(int law, int n) { return pile_of(law, n, MAT_FRICT, false); }
 
 /* Everything a later step reads, bit for bit. */
 static int same_state(const grit_scene *a, const grit_scene *b)
@@ -101,11 +134,13 @@ static grit_scene *same_with_threads(maker make, stepper run, long steps, const 
 {
     grit_scene *ref = make();
     CHECK(grit_set_threads(ref, 1) == GRIT_OK && grit_threads(ref) == 1);
+    ref->par_min = 1; /* every loop on the threads, however small (core/threads.h) */
     run(ref, steps);
     CHECK(ref->b.n > GRIT_PCHUNK || ref->c.n > GRIT_CCHUNK); /* the loops are split */
     for (int t = 2; t <= 4; t++) {
         grit_scene *s = make();
         CHECK(grit_set_threads(s, t) == GRIT_OK && grit_threads(s) == t);
+        s->par_min = 1;
         run(s, steps);
         int bad = same_state(ref, s);
         if (bad) fprintf(stderr, "%s: %d threads differ from 1 thread (%d fields)\n", what, t, bad);
@@ -122,6 +157,7 @@ static void restart_across(maker make, stepper run, long at, long to, const grit
     const char *path = "test_threads.grit";
     grit_scene *a = make();
     CHECK(grit_set_threads(a, 3) == GRIT_OK);
+    a->par_min = 1;
     run(a, at);
     CHECK(grit_save(a, path) == GRIT_OK);
     grit_scene_destroy(a);
@@ -148,6 +184,143 @@ static void deposit(void)
     grit_scene_destroy(ref);
 }
 
+static grit_scene *pile_kuhn(void) { return pile(GRIT_LAW_KUHN, 2400); }
+static grit_scene *pile_hertz(void) { return pile_of(GRIT_LAW_HERTZ, 2400, MAT_HERTZ, false); }
+static grit_scene *pile_shapes(void) { return pile_of(GRIT_LAW_IDEALELPL, 1600, MAT_FRICT, true); }
+
+static void kuhn_bed(void)
+{
+    grit_scene *ref = same_with_threads(pile_kuhn, plain_run, 40, "kuhn");
+    CHECK(ref->c.n_real > 1000);
+    grit_scene_destroy(ref);
+}
+
+static void hertz_bed(void)
+{
+    grit_scene *ref = same_with_threads(pile_hertz, plain_run, 40, "hertz");
+    CHECK(ref->c.n_real > 1000);
+    grit_scene_destroy(ref);
+}
+
+/* capsules, ellipsoids and spheres on a facet and walls: every generic
+ * (functor, law) loop */
+static void mixed_shapes(void)
+{
+    grit_scene *ref = same_with_threads(pile_shapes, plain_run, 40, "shapes");
+    int kinds[GRIT_BLOCK_MAX] = {0}, n_kinds = 0;
+    for (int k = 0; k < ref->c.n; k++)
+        if ((ref->c.pair[k].flags & CF_REAL) && !kinds[ref->c.pair[k].kind]++) n_kinds++;
+    CHECK(n_kinds >= 5); /* sphere, capsule and ellipsoid pairs, walls, the facet */
+    grit_scene_destroy(ref);
+}
+
+/* ---- a periodic cell sheared after a compression ------------------------- */
+static grit_scene *periodic_gas(void)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt_safety = 0.3;
+    d.damping = 0.3;
+    d.track_energy = true;
+    d.sort_period = 40;
+    grit_scene *s = grit_scene_create(&d);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.law = GRIT_LAW_IDEALELPL;
+    m.young = 1e6;
+    m.kt_div_kn = 0.3;
+    m.tan_phi = 0.5;
+    int mat = grit_add_frictmat(s, &m);
+    rng = 88172645463325252ull;
+    const int n = 12;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                grit_sphere_def sd = grit_default_sphere_def();
+                const double y = (j + 0.3 + 0.4 * rnd()) / n;
+                sd.pos = v3((i + 0.3 + 0.4 * rnd()) / n + 0.15 * y, y, (k + 0.3 + 0.4 * rnd()) / n);
+                sd.vel = v3(0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1));
+                sd.radius = 0.5 / n * (0.8 + 0.4 * rnd());
+                sd.material = mat;
+                CHECK(grit_add_sphere(s, &sd) >= 0);
+            }
+    static const double H[3][3] = {{1.0, 0.15, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+    CHECK(grit_cell_set(s, H) == GRIT_OK);
+    return s;
+}
+
+/* compressed until step 60, then sheared; a loaded scene keeps the pending
+ * gradient it was saved with */
+static void shear_run(grit_scene *s, long to)
+{
+    static const double L1[3][3] = {{-2, 0, 0}, {0, -2, 0}, {0, 0, -2}};
+    static const double L2[3][3] = {{0, 3, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (long k = grit_step_count(s); k < to; k++) {
+        if (k == 0) CHECK(grit_cell_set_grad_v(s, L1) == GRIT_OK);
+        if (k == 60) CHECK(grit_cell_set_grad_v(s, L2) == GRIT_OK);
+        CHECK(grit_step(s, 1) == GRIT_OK);
+    }
+}
+
+static void periodic_shear(void)
+{
+    grit_scene *ref = same_with_threads(periodic_gas, shear_run, 120, "periodic");
+    CHECK(ref->c.n_real > 500);
+    restart_across(periodic_gas, shear_run, 90, 120, ref, "periodic");
+    grit_scene_destroy(ref);
+}
+
+/* ---- a concrete block pulled apart: cohesive contacts break ---------------- */
+static grit_scene *concrete_block(void)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt_safety = 0.05;
+    d.track_energy = true;
+    d.interaction_radius = 1.5;
+    grit_scene *s = grit_scene_create(&d);
+    grit_concretemat_def m = grit_default_concretemat_def();
+    m.young = 30e9;
+    m.kt_div_kn = 0.2;
+    m.sigma_t = 3e6;
+    m.tan_phi = 0.8;
+    m.eps_crack_onset = 1e-4;
+    m.rel_ductility = 30;
+    const int mat = grit_add_concretemat(s, &m);
+    rng = 77;
+    const int n = 11;
+    const double R = 1e-3, h = 2 * R, xc = 0.5 * (n - 1) * h;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                grit_sphere_def sd = grit_default_sphere_def();
+                sd.pos = v3(i * h + 0.04 * R * (rnd() - 0.5), j * h + 0.04 * R * (rnd() - 0.5),
+                            k * h + 0.04 * R * (rnd() - 0.5));
+                sd.vel = v3(3000.0 * (sd.pos.x - xc), 0, 0);
+                sd.radius = R;
+                sd.material = mat;
+                CHECK(grit_add_sphere(s, &sd) >= 0);
+            }
+    return s;
+}
+
+static void concrete_run(grit_scene *s, long to)
+{
+    for (long k = grit_step_count(s); k < to; k++) {
+        CHECK(grit_step(s, 1) == GRIT_OK);
+        if (k == 0) { /* the bonds are made at the first step */
+            grit_scene_def d = *grit_scene_get_def(s);
+            d.interaction_radius = 1.0;
+            CHECK(grit_scene_set_def(s, &d) == GRIT_OK);
+        }
+    }
+}
+
+static void concrete(void)
+{
+    grit_scene *ref = same_with_threads(concrete_block, concrete_run, 300, "concrete");
+    fprintf(stderr, "concrete: %d contacts (%d real)\n", ref->c.n, ref->c.n_real);
+    CHECK(ref->c.n_real > 5000); /* cohesive bonds stretched (none breaks in these steps) */
+    grit_scene_destroy(ref);
+}
+
 static void thread_count_api(void)
 {
     grit_scene *s = grit_scene_create(NULL);
@@ -163,5 +336,10 @@ int main(void)
 {
     RUN(thread_count_api);
     RUN(deposit);
+    RUN(kuhn_bed);
+    RUN(hertz_bed);
+    RUN(mixed_shapes);
+    RUN(periodic_shear);
+    RUN(concrete);
     return test_failures ? 1 : 0;
 }

@@ -542,6 +542,7 @@ static int install_pairs(grit_scene *s)
     C->n = nreal;
     C->n_pot = npot;
     C->n_promoted = 0;
+    C->adj_ok = false; /* the particles' contact lists (contact_loop.c) */
     return 0;
 }
 

@@ -98,6 +98,7 @@ int grit_sort_particles(grit_scene *s, grit_vec3 origin, double h, grit_aabb *bo
         s->c.pot[k].a = inv[s->c.pot[k].a];
         s->c.pot[k].b = inv[s->c.pot[k].b];
     }
+    s->c.adj_ok = false; /* the particles' contact lists (contact_loop.c) */
     free(key);
     free(key2);
     free(perm);

@@ -10,6 +10,15 @@
 #include "cp2/cp2.h"
 #include "law2/law2.h"
 
+/* Contact k's force F on A (-F on B) and the torques Ma, Mb: stored, and
+ * added to the particles after the loop in contact order (contact_loop.c),
+ * so that no two threads add into one particle. */
+static inline void cforce_set(grit_contacts *C, int k, grit_vec3 F, grit_vec3 Ma, grit_vec3 Mb)
+{
+    C->cf[k] = (grit_cforce){F, Ma, Mb};
+    C->fon[k] = 1;
+}
+
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
 typedef bool (*law_fn)(const grit_law_ctx *, grit_l6geom *, grit_frictphys *, grit_contact_cold *, bool, bool,
                        grit_law_energy *, const grit_cg2_out *, double *);
@@ -27,7 +36,6 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
                                                                 grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
-    grit_ft *ft = s->b.ft;
     const grit_posr *pr = s->b.pr;
     const grit_law_ctx L = grit_law_ctx_from(s);
     const bool renorm = s->def.trsf_renorm > 0 && s->step % s->def.trsf_renorm == 0;
@@ -74,10 +82,7 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
             Ma = v3_add(Ma, T);
             Mb = v3_sub(Mb, T);
         }
-        ft[a].f = v3_add(ft[a].f, F);
-        ft[a].t = v3_add(ft[a].t, Ma);
-        ft[b].f = v3_sub(ft[b].f, F);
-        ft[b].t = v3_add(ft[b].t, Mb);
+        cforce_set(C, k, F, Ma, Mb);
     }
     return n_real;
 }

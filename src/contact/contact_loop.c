@@ -17,6 +17,10 @@
 #include "core/cell_impl.h"
 #include "core/clock.h"
 #include "core/storage.h"
+#include "core/threads.h"
+
+#include <stdlib.h>
+#include <string.h>
 #include "law2/all.h"
 
 static const int law_ext_n[GRIT_LAW_COUNT] = {
@@ -108,6 +112,109 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
     }
 }
 
+/* Room for the force records of contacts [0, n). */
+static int cf_reserve(grit_contacts *C, int n)
+{
+    if (n <= C->cf_cap) return 0;
+    const int cap = n + n / 4 + 64;
+    grit_cforce *cf = realloc(C->cf, (size_t)cap * sizeof *cf);
+    if (!cf) return -1;
+    C->cf = cf;
+    uint8_t *fon = realloc(C->fon, (size_t)cap);
+    if (!fon) return -1;
+    C->fon = fon;
+    C->cf_cap = cap;
+    return 0;
+}
+
+/* Contact k's force on particle i (its A or B). */
+static inline void cforce_add(grit_ft *ft, const grit_cforce *cf, bool is_b)
+{
+    if (is_b) {
+        ft->f = v3_sub(ft->f, cf->f);
+        ft->t = v3_add(ft->t, cf->tb);
+    } else {
+        ft->f = v3_add(ft->f, cf->f);
+        ft->t = v3_add(ft->t, cf->ta);
+    }
+}
+
+/* The contacts [lo, hi) that applied a force, added to their particles in
+ * contact order (one thread). */
+static void scatter_range(grit_scene *s, int lo, int hi)
+{
+    const grit_contacts *C = &s->c;
+    grit_ft *ft = s->b.ft;
+    for (int k = lo; k < hi; k++)
+        if (C->fon[k]) {
+            cforce_add(&ft[C->pair[k].a], &C->cf[k], false);
+            cforce_add(&ft[C->pair[k].b], &C->cf[k], true);
+        }
+}
+
+/* Each particle's contacts among the blocks [0, adj_n), in contact order:
+ * a counting sort of the contacts' two ends, made once per rebuild. */
+static int build_adjacency(grit_scene *s)
+{
+    grit_contacts *C = &s->c;
+    const int n = C->block_start[GRIT_BLOCK_COUNT], np = s->b.n;
+    if (np + 1 > C->adj_start_cap) {
+        int32_t *p = realloc(C->adj_start, (size_t)(np + 1) * sizeof *p);
+        if (!p) return -1;
+        C->adj_start = p;
+        C->adj_start_cap = np + 1;
+    }
+    if (2 * n > C->adj_cap) {
+        const int cap = 2 * n + n / 4 + 64;
+        int32_t *p = realloc(C->adj, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        C->adj = p;
+        C->adj_cap = cap;
+    }
+    int32_t *st = C->adj_start, *adj = C->adj;
+    memset(st, 0, (size_t)(np + 1) * sizeof *st);
+    for (int k = 0; k < n; k++) {
+        st[C->pair[k].a + 1]++;
+        st[C->pair[k].b + 1]++;
+    }
+    for (int i = 0; i < np; i++) st[i + 1] += st[i];
+    /* filled from the ends backwards: every particle's slots stay in
+     * ascending contact order without a second cursor array */
+    for (int k = n - 1; k >= 0; k--) {
+        adj[--st[C->pair[k].a + 1]] = 2 * k;
+        adj[--st[C->pair[k].b + 1]] = 2 * k + 1;
+    }
+    /* st[i + 1] is now particle i's start; shift back */
+    for (int i = 0; i < np; i++) st[i] = st[i + 1];
+    st[np] = 2 * n;
+    C->adj_n = n;
+    C->adj_np = np;
+    C->adj_ok = true;
+    return 0;
+}
+
+/* Every particle gets the forces of its contacts in the blocks, in contact
+ * order; particles are independent, so the threads share them freely. */
+static void gather_forces(grit_scene *s, int nt)
+{
+    const grit_contacts *C = &s->c;
+    const int32_t *st = C->adj_start, *adj = C->adj;
+    const grit_cforce *cf = C->cf;
+    const uint8_t *fon = C->fon;
+    grit_ft *ft = s->b.ft;
+    const int np = s->b.n;
+#pragma omp parallel for schedule(static, 256) num_threads(nt) if (grit_par(s, np))
+    for (int i = 0; i < np; i++) {
+        grit_ft acc = ft[i];
+        for (int e = st[i]; e < st[i + 1]; e++) {
+            const int k = adj[e] >> 1;
+            if (fon[k]) cforce_add(&acc, &cf[k], adj[e] & 1);
+        }
+        ft[i].f = acc.f;
+        ft[i].t = acc.t;
+    }
+}
+
 /* Potential pairs of one block: a pair whose shapes touch is appended to the
  * contact list, where it is created and gets its first force at once. */
 static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_energy *E)
@@ -120,7 +227,7 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
         grit_cg2_out o;
         const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, pp->cell) : v3_zero(); /* periodic image */
         if (!grit_cg2_eval(s, kind, pp->a, pp->b, shift, false, NULL, &o)) continue;
-        if (C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64))
+        if ((C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64)) || cf_reserve(C, C->n + 1))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a contact");
         int q = C->n++;
         s->gen_contacts++; /* one more row in the contact arrays (views: arrays.h) */
@@ -128,9 +235,40 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
         C->pair[q].flags = 0;
         pp->flags |= CF_PROMOTED;
         C->n_promoted++;
+        C->fon[q] = 0;
         n_real += run_range(s, kind, law, q, q + 1, E);
+        scatter_range(s, q, q + 1); /* after every older contact: contact order */
     }
     return n_real;
+}
+
+/* One piece of the contact list for one thread: contacts [lo, hi) of one
+ * (kind, law), at most GRIT_CCHUNK; what it sums stays in it until the
+ * pieces are added in order. */
+typedef struct chunk {
+    int kind, law, lo, hi;
+    int n_real;
+    double time;
+    grit_law_energy E;
+} chunk;
+
+/* The pieces of [lo, hi), one (kind, law) */
+static int split(chunk *ch, int n, int kind, int law, int lo, int hi)
+{
+    for (int a = lo; a < hi; a += GRIT_CCHUNK)
+        ch[n++] = (chunk){kind, law, a, a + GRIT_CCHUNK < hi ? a + GRIT_CCHUNK : hi, 0, 0, {0, 0, 0, 0, 0, 0, 0}};
+    return n;
+}
+
+static void add_energy(grit_law_energy *to, const grit_law_energy *e)
+{
+    to->elast += e->elast;
+    to->plast += e->plast;
+    to->visc += e->visc;
+    to->broken += e->broken;
+    to->damage += e->damage;
+    to->cohesive_broken += e->cohesive_broken;
+    to->failed += e->failed;
 }
 
 int grit_contact_loop(grit_scene *s)
@@ -139,25 +277,46 @@ int grit_contact_loop(grit_scene *s)
     grit_contacts *C = &s->c;
     int n_real = 0;
     if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
-    /* each run is timed for its block (grit_functor_times): two clock reads
-     * per block and step, not per contact */
-    double t = grit_cpu_now(), t1;
+    const int n_blk = C->block_start[GRIT_BLOCK_COUNT], n_old = C->n;
+    if (cf_reserve(C, n_old + 1) ||
+        ((!C->adj_ok || C->adj_n != n_blk || C->adj_np != s->b.n) && build_adjacency(s)))
+        return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's force records");
+    /* the pieces: every block, then the contacts created since the last
+     * rebuild (runs of one block: promotions come block by block) */
+    int n_ch = 0;
+    for (int b = 0; b < GRIT_BLOCK_COUNT; b++) n_ch += grit_chunks(C->block_start[b + 1] - C->block_start[b], GRIT_CCHUNK);
+    n_ch += n_old - n_blk; /* at most one piece per contact */
+    chunk *ch = grit_scratch(s, (size_t)(n_ch > 0 ? n_ch : 1) * sizeof *ch);
+    if (!ch) return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's pieces");
+    n_ch = 0;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
-        if (C->block_start[b] < C->block_start[b + 1]) {
-            n_real += run_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1], &E);
-            s->time_block[b] += (t1 = grit_cpu_now()) - t;
-            t = t1;
-        }
-    /* contacts created since the last rebuild, outside the blocks */
-    const int n_old = C->n;
-    for (int k = C->block_start[GRIT_BLOCK_COUNT], k2; k < n_old; k = k2) {
-        /* runs of one block (promotions come block by block): the block loops apply */
+        n_ch = split(ch, n_ch, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1]);
+    for (int k = n_blk, k2; k < n_old; k = k2) {
         const grit_pair *p = &C->pair[k];
         for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
-        n_real += run_range(s, p->kind, p->law, k, k2, &E);
-        s->time_block[p->kind * GRIT_LAW_COUNT + p->law] += (t1 = grit_cpu_now()) - t;
-        t = t1;
+        n_ch = split(ch, n_ch, p->kind, p->law, k, k2);
     }
+    /* each piece is timed for its block (grit_functor_times): two clock
+     * reads per piece and step, not per contact */
+    const int nt = grit_nthreads(s);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (n_ch > 1 && grit_par(s, n_old))
+    for (int c = 0; c < n_ch; c++) {
+        chunk *q = &ch[c];
+        const double t0 = grit_cpu_now();
+        memset(C->fon + q->lo, 0, (size_t)(q->hi - q->lo));
+        q->n_real = run_range(s, q->kind, q->law, q->lo, q->hi, &q->E);
+        q->time = grit_cpu_now() - t0;
+    }
+    for (int c = 0; c < n_ch; c++) {
+        n_real += ch[c].n_real;
+        add_energy(&E, &ch[c].E);
+        s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += ch[c].time;
+    }
+    /* the forces: each particle sums its block contacts' (in parallel), then
+     * the newer contacts and the promotions follow, in contact order */
+    gather_forces(s, nt);
+    scatter_range(s, n_blk, n_old);
+    double t = grit_cpu_now(), t1;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
         if (C->pot_start[b] == C->pot_start[b + 1]) continue;
         int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);

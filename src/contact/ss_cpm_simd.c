@@ -82,7 +82,6 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
     const grit_velw *vw = s->b.vw;
-    grit_ft *ft = s->b.ft;
     const v4d zero = v4_set1(0.0);
     int a[4], b[4];
     for (int l = 0; l < 4; l++) {
@@ -200,7 +199,10 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4d fx = area * sN, fy = area * tr0, fz = area * tr1;
 
     const int nfast = (int)-(fast[0] + fast[1] + fast[2] + fast[3]), ngeo = (int)-(geo[0] + geo[1] + geo[2] + geo[3]);
+    /* counters shared by the threads: integer sums, the same in any order */
+#pragma omp atomic
     s->cpm_lanes[0] += nfast;
+#pragma omp atomic
     s->cpm_lanes[1] += ngeo - nfast;
 
     /* the other lanes: the scalar update */
@@ -305,12 +307,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         kept++;
         grit_frictphys *p = &C->phys[k[l]];
         p->f = v3(fx[l], fy[l], fz[l]);
-        /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
-        char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
-        v4_store(fa, v4_load(fa) + A0[l]);
-        v4_store(fa + 32, v4_load(fa + 32) + A1[l]);
-        v4_store(fb, v4_load(fb) + B0[l]);
-        v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
         if (track) {
             E->elast += Ed[l].elast;
             E->damage += Ed[l].damage;

@@ -92,16 +92,13 @@ static __attribute__((noinline)) int roll_lane(grit_scene *s, int k, int a, int 
         C->pair[k].flags &= (uint8_t)~CF_REAL;
         return 0;
     }
-    grit_ft *ft = s->b.ft;
     const grit_vec3 ez = v3_cross(g->ex, g->ey);
     const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
     const grit_vec3 T = v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
     const grit_vec3 Ma = v3_add(v3_cross(v3_sub(g->c, xa), F), T);
     const grit_vec3 Mb = v3_sub(v3_cross(v3_sub(g->c, xb), v3_neg(F)), T);
-    ft[a].f = v3_add(ft[a].f, F);
-    ft[a].t = v3_add(ft[a].t, Ma);
-    ft[b].f = v3_sub(ft[b].f, F);
-    ft[b].t = v3_add(ft[b].t, Mb);
+    (void)a, (void)b;
+    cforce_set(C, k, F, Ma, Mb);
     return 1;
 }
 
@@ -113,7 +110,6 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
     const grit_velw *vw = s->b.vw;
-    grit_ft *ft = s->b.ft;
     const v4d zero = v4_set1(0.0);
     int a[4], b[4];
     for (int l = 0; l < 4; l++) {
@@ -278,12 +274,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         v4_store(x[l] + GRIT_HERTZ_X_FS, S1[l]); /* FSy FSz MU FDN */
         v4_store(p[l], F0[l]);
         v4_store((char *)p[l] + 32, F1[l]);
-        /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
-        char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
-        v4_store(fa, v4_load(fa) + A0[l]);
-        v4_store(fa + 32, v4_load(fa + 32) + A1[l]);
-        v4_store(fb, v4_load(fb) + B0[l]);
-        v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
     }
     return kept;
 }

@@ -86,7 +86,6 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
     const grit_velw *vw = s->b.vw;
-    grit_ft *ft = s->b.ft;
     const double dt = s->dt;
     const v4d vdt = v4_set1(dt), half = v4_set1(0.5), zero = v4_set1(0.0);
     int a[4], b[4];
@@ -217,12 +216,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         }
         v4_store(p[l], F0[l]);
         kept++;
-        /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
-        char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
-        v4_store(fa, v4_load(fa) + A0[l]);
-        v4_store(fa + 32, v4_load(fa + 32) + A1[l]);
-        v4_store(fb, v4_load(fb) + B0[l]);
-        v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
     }
     return kept;
 }

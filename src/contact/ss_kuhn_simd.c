@@ -124,7 +124,6 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     grit_contacts *C = &s->c;
     const grit_posr *pr = s->b.pr;
     const grit_velw *vw = s->b.vw;
-    grit_ft *ft = s->b.ft;
     const double dt = s->dt;
     const v4d vdt = v4_set1(dt), half = v4_set1(0.5), zero = v4_set1(0.0), one = v4_set1(1.0);
     int a[4], b[4];
@@ -314,8 +313,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4_transpose(B0);
     v4_transpose(B1);
     const int ngeo = (int)-(geo[0] + geo[1] + geo[2] + geo[3]), nlw = (int)-(lw[0] + lw[1] + lw[2] + lw[3]);
+    /* counters shared by the threads: integer sums, the same in any order */
+#pragma omp atomic
     s->kuhn_lanes[0] += ngeo - nlw;
+#pragma omp atomic
     s->kuhn_lanes[1] += 4 - ngeo;
+#pragma omp atomic
     s->kuhn_lanes[2] += nlw;
     int kept = ngeo;
     for (int l = 0; l < 4; l++) {
@@ -323,12 +326,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
             kept += scalar_any(s, k[l], track, periodic, E);
             continue;
         }
-        /* f += F, t += Ma (ft records: f.xyz t.x | t.y t.z pad pad) */
-        char *fa = (char *)&ft[a[l]], *fb = (char *)&ft[b[l]];
-        v4_store(fa, v4_load(fa) + A0[l]);
-        v4_store(fa + 32, v4_load(fa + 32) + A1[l]);
-        v4_store(fb, v4_load(fb) + B0[l]);
-        v4_store(fb + 32, v4_load(fb + 32) + B1[l]);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
         if (track) {
             if (damped[l]) E->visc += visc[l];
             E->elast += Un[l] + (kt[l] > 0 ? 0.5 * (fts.x[l] * fts.x[l] + fts.y[l] * fts.y[l] + fts.z[l] * fts.z[l]) / kt[l]

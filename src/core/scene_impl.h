@@ -152,6 +152,12 @@ typedef struct grit_contact_cold {
     int64_t step_created;
 } grit_contact_cold;
 
+/* A contact's force on A and the torques on A and B (global; B gets -f),
+ * stored by the contact loop and summed per particle (contact_loop.c). */
+typedef struct grit_cforce {
+    grit_vec3 f, ta, tb;
+} grit_cforce;
+
 typedef struct grit_contacts {
     int n, cap;
     grit_pair *pair;
@@ -172,6 +178,17 @@ typedef struct grit_contacts {
     grit_pair *pot;
     int n_pot, cap_pot, n_promoted;
     int pot_start[GRIT_BLOCK_MAX + 1];
+    /* the step's forces (not saved, never permuted): cf[k] holds contact
+     * k's force when fon[k] (contact/contact_loop.c); cf_cap slots */
+    grit_cforce *cf;
+    uint8_t *fon;
+    int cf_cap;
+    /* the contacts [0, adj_n) of each particle i, adj[adj_start[i]] ..
+     * adj[adj_start[i + 1] - 1], as 2 k + (1 if i is B), k ascending; made
+     * again when adj_ok is false (a rebuild, a re-sort, a loaded scene) */
+    int32_t *adj, *adj_start;
+    int adj_cap, adj_start_cap, adj_n, adj_np;
+    bool adj_ok;
 } grit_contacts;
 
 /* --------------------------------------------------------------- materials */
@@ -302,6 +319,7 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     int threads; /* worker threads; 0: automatic (core/threads.c); not saved: results do not depend on it */
+    int par_min;   /* loops of fewer items stay serial (core/threads.h, grit_par); 0: the default */
     void *scratch; /* the per-chunk sums of a parallel loop (grit_scratch) */
     size_t scratch_cap;
 

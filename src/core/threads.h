@@ -20,6 +20,16 @@ enum { GRIT_PCHUNK = 1024, GRIT_CCHUNK = 1024 };
 /* threads for this scene's parallel loops (>= 1) */
 int grit_nthreads(const grit_scene *s);
 
+/* A loop of fewer items runs on the calling thread: waking the others costs
+ * microseconds on an idle machine and milliseconds on a loaded one, more
+ * than a small scene's whole step. The chunks are the same either way, so
+ * this changes no result. s->par_min overrides it (tests: 1). */
+enum { GRIT_PAR_MIN = 8192 };
+static inline bool grit_par(const grit_scene *s, int items)
+{
+    return items >= (s->par_min > 0 ? s->par_min : GRIT_PAR_MIN);
+}
+
 /* a buffer of at least `bytes` for one loop's per-chunk sums (the previous
  * contents are lost); NULL when out of memory */
 void *grit_scratch(grit_scene *s, size_t bytes);

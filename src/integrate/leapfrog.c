@@ -349,7 +349,7 @@ static inline __attribute__((always_inline)) int integrate_all(grit_scene *s, co
     }
     lf_sums *part = grit_scratch(s, (size_t)nch * sizeof *part);
     if (!part) return grit_fail(s, GRIT_ENOMEM, "out of memory for the integrator's per-chunk sums");
-#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s))
+#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s)) if (grit_par(s, n))
     for (int c = 0; c < nch; c++) {
         part[c] = (lf_sums){0, 0, 0, 0};
         const int hi = (c + 1) * GRIT_PCHUNK < n ? (c + 1) * GRIT_PCHUNK : n;
@@ -517,7 +517,7 @@ int grit_leapfrog_energy(grit_scene *s, double dt_step)
     else {
         lf_energy *part = grit_scratch(s, (size_t)nch * sizeof *part);
         if (!part) return grit_fail(s, GRIT_ENOMEM, "out of memory for the energy book's per-chunk sums");
-#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s))
+#pragma omp parallel for schedule(static) num_threads(grit_nthreads(s)) if (grit_par(s, n))
         for (int c = 0; c < nch; c++) {
             part[c] = (lf_energy){0, 0, 0, 0};
             energy_range(s, c * GRIT_PCHUNK, (c + 1) * GRIT_PCHUNK < n ? (c + 1) * GRIT_PCHUNK : n, dt_step, &part[c]);

@@ -562,6 +562,7 @@ static int load_contacts(loader *L)
         take_array(L, a, na, "ext", sizeof(double) * ext_n, n, c->ext))
         return -1;
     c->n = (int)n;
+    c->adj_ok = false;
     c->n_real = (int)n_real;
     /* the blocks, then the contacts created since the last rebuild */
     int npot = 0;
