@@ -87,6 +87,20 @@ static grit_contact_info fx_only_contact(grit_scene *s)
     return c;
 }
 
+/* A concrete of 30 GPa, 3 MPa tensile strength, cracking at a strain of
+ * 1e-4 and 30 times as ductile after. */
+static grit_concretemat_def fx_concrete(void)
+{
+    grit_concretemat_def m = grit_default_concretemat_def();
+    m.young = 30e9;
+    m.kt_div_kn = 0.2;
+    m.sigma_t = 3e6;
+    m.tan_phi = 0.8;
+    m.eps_crack_onset = 1e-4;
+    m.rel_ductility = 30;
+    return m;
+}
+
 /* Deterministic pseudo-random numbers (xorshift64*), uniform in [0, 1). */
 static double fx_rand(unsigned long long *state)
 {
@@ -97,5 +111,179 @@ static double fx_rand(unsigned long long *state)
     *state = x;
     return (double)((x * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
 }
+
+/* A pile dropped into a box: four walls and a floor, a plate (facet) just
+ * above the floor, n particles of two materials (every third of the second)
+ * falling with random velocities and spins: contacts of several kinds,
+ * rebuilds and re-sorts. The random numbers start from the same seed every
+ * time, so two calls make the same scene. */
+typedef struct fx_pile_def {
+    int law;         /* of the frictional materials */
+    int n;           /* particles, in layers of per_row x per_row */
+    int per_row;
+    double pitch;    /* between the particles' centres at the start */
+    double box;      /* the box's side */
+    double speed;    /* the initial velocity's spread per axis */
+    bool hertz;      /* Hertz materials (the first with rolling resistance) instead */
+    bool shapes;     /* every second particle a capsule or an ellipsoid */
+} fx_pile_def;
+
+static grit_scene *fx_pile(const fx_pile_def *p)
+{
+    unsigned long long rng = 88172645463325252ull;
+    grit_scene_def d = grit_default_scene_def();
+    d.gravity = v3(0, 0, -9.81);
+    d.track_energy = true;
+    d.sort_period = 25;
+    d.damping = 0.3;
+    grit_scene *s = fx_scene(&d);
+    grit_linel6_def l6 = grit_default_linel6_def();
+    l6.char_len = 1e5; /* LinEl6: k/char_len about the rotations must stay stable at this dt */
+    fx_must(s, grit_set_law_def(s, GRIT_LAW_LINEL6, &l6, sizeof l6), "LinEl6");
+    int m0, m1;
+    if (p->hertz) {
+        grit_hertzmat_def h = grit_default_hertzmat_def();
+        h.young = 1e8;
+        h.density = 2600;
+        h.rolling = 1; /* EPSD: the rolling spring's torques too */
+        h.mu_roll = 0.1;
+        m0 = fx_must(s, grit_add_hertzmat(s, &h), "add material");
+        h.tan_phi = 0.3;
+        h.rolling = 0;
+        m1 = fx_must(s, grit_add_hertzmat(s, &h), "add material");
+    } else {
+        grit_frictmat_def m = grit_default_frictmat_def();
+        m.law = p->law;
+        m.young = 1e7;
+        m.density = 2600;
+        m.tan_phi = 0.5;
+        m0 = fx_must(s, grit_add_frictmat(s, &m), "add material");
+        m.tan_phi = 0.3;
+        m1 = fx_must(s, grit_add_frictmat(s, &m), "add material");
+        grit_pair_def pd = grit_default_pair_def();
+        pd.cn = 0.5;
+        pd.tan_phi = 0.4;
+        fx_must(s, grit_set_pair(s, m0, m1, &pd), "pair");
+    }
+    const double L = p->box;
+    for (int k = 0; k < 5; k++) fx_wall(s, m0, k < 4 ? k / 2 : 2, k < 4 ? (k % 2) * L : 0.0, 0);
+    fx_facet(s, m1, v3(0, 0, 0.001), v3(L, 0, 0.001), v3(0, L, 0.001), grit_default_facet_def().half_thick);
+    const int row = p->per_row;
+    for (int i = 0; i < p->n; i++) {
+        const grit_vec3 x = v3(0.013 + p->pitch * (i % row), 0.013 + p->pitch * ((i / row) % row),
+                               0.013 + p->pitch * (i / (row * row)));
+        const double r = 0.008 + 0.004 * fx_rand(&rng);
+        grit_vec3 v;
+        v.x = p->speed * (fx_rand(&rng) - 0.5);
+        v.y = p->speed * (fx_rand(&rng) - 0.5);
+        v.z = -p->speed * fx_rand(&rng);
+        const grit_vec3 w = v3(10 * fx_rand(&rng), 0, 0);
+        const int mat = i % 3 ? m0 : m1;
+        if (p->shapes && i % 4 == 1) {
+            grit_capsule_def c = grit_default_capsule_def();
+            c.pos = x, c.vel = v, c.angvel = w, c.material = mat;
+            c.radius = 0.6 * r;
+            c.shaft = 0.7 * r;
+            const double q1 = fx_rand(&rng), q3 = fx_rand(&rng);
+            c.ori = grit_q_normalized((grit_quat){1, q1, 0, q3});
+            fx_must(s, grit_add_capsule(s, &c), "add capsule");
+        } else if (p->shapes && i % 4 == 3) {
+            grit_ellipsoid_def e = grit_default_ellipsoid_def();
+            e.pos = x, e.vel = v, e.angvel = w, e.material = mat;
+            e.semi_axes = v3(r, 0.8 * r, 0.6 * r);
+            const double q1 = fx_rand(&rng), q2 = fx_rand(&rng);
+            e.ori = grit_q_normalized((grit_quat){1, q1, q2, 0});
+            fx_must(s, grit_add_ellipsoid(s, &e), "add ellipsoid");
+        } else {
+            grit_sphere_def sd = grit_default_sphere_def();
+            sd.pos = x, sd.vel = v, sd.angvel = w, sd.material = mat;
+            sd.radius = r;
+            fx_must(s, grit_add_sphere(s, &sd), "add sphere");
+        }
+    }
+    return s;
+}
+
+
+/* A gas of n x n x n spheres (radius about size / n) in a periodic cell
+ * sheared by 0.15 in xy, with random velocities: contacts across the
+ * cell's faces once it is compressed. */
+static grit_scene *fx_periodic_gas(int law, int n, double size)
+{
+    unsigned long long rng = 88172645463325252ull;
+    grit_scene_def d = grit_default_scene_def();
+    d.dt_safety = 0.3;
+    d.damping = 0.3;
+    d.track_energy = true;
+    d.sort_period = 40;
+    grit_scene *s = fx_scene(&d);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.law = law;
+    m.young = 1e6;
+    m.kt_div_kn = 0.3;
+    m.tan_phi = 0.5;
+    const int mat = fx_must(s, grit_add_frictmat(s, &m), "add material");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                grit_sphere_def sd = grit_default_sphere_def();
+                const double y = (j + 0.3 + 0.4 * fx_rand(&rng)) / n;
+                sd.pos.x = (i + 0.3 + 0.4 * fx_rand(&rng)) / n + 0.15 * y;
+                sd.pos.y = y;
+                sd.pos.z = (k + 0.3 + 0.4 * fx_rand(&rng)) / n;
+                sd.vel.x = 0.1 * (2 * fx_rand(&rng) - 1);
+                sd.vel.y = 0.1 * (2 * fx_rand(&rng) - 1);
+                sd.vel.z = 0.1 * (2 * fx_rand(&rng) - 1);
+                sd.radius = size / n * (0.8 + 0.4 * fx_rand(&rng));
+                sd.material = mat;
+                fx_must(s, grit_add_sphere(s, &sd), "add sphere");
+            }
+    static const double H[3][3] = {{1.0, 0.15, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+    fx_must(s, grit_cell_set(s, H), "cell");
+    return s;
+}
+
+#ifdef GRIT_SCENE_IMPL_H
+/* Everything a later step reads, compared bit for bit (a test that
+ * includes core/scene_impl.h first gets it): the number of parts that
+ * differ, each named on stderr after `what`. */
+static int fx_state_diff(const grit_scene *a, const grit_scene *b, const char *what)
+{
+    if (a->step != b->step || a->b.n != b->b.n || a->c.n != b->c.n) {
+        fprintf(stderr, "%s: step %ld/%ld, %d/%d particles, %d/%d contacts\n", what, a->step, b->step, a->b.n,
+                b->b.n, a->c.n, b->c.n);
+        return 1;
+    }
+    const size_t n = (size_t)a->b.n, nc = (size_t)a->c.n;
+    int real = 0;
+    for (size_t k = 0; k < nc; k++)
+        if (a->c.pair[k].flags & CF_REAL)
+            real += memcmp(&a->c.phys[k], &b->c.phys[k], sizeof a->c.phys[k]) != 0 ||
+                    memcmp(&a->c.geom[k], &b->c.geom[k], sizeof a->c.geom[k]) != 0 ||
+                    memcmp(&a->c.cold[k], &b->c.cold[k], sizeof a->c.cold[k]) != 0;
+    const struct {
+        const char *name;
+        bool differs;
+    } part[] = {
+        {"positions", memcmp(a->b.pr, b->b.pr, n * sizeof *a->b.pr) != 0},
+        {"velocities", memcmp(a->b.vw, b->b.vw, n * sizeof *a->b.vw) != 0},
+        {"forces", memcmp(a->b.ft, b->b.ft, n * sizeof *a->b.ft) != 0},
+        {"orientations", memcmp(a->b.ori, b->b.ori, n * sizeof *a->b.ori) != 0},
+        {"ids", memcmp(a->b.id, b->b.id, n * sizeof *a->b.id) != 0},
+        {"reference positions", memcmp(a->b.refpos, b->b.refpos, n * sizeof *a->b.refpos) != 0},
+        {"contact pairs", memcmp(a->c.pair, b->c.pair, nc * sizeof *a->c.pair) != 0},
+        {"real contacts' state", real != 0},
+        {"energy", memcmp(a->energy, b->energy, sizeof a->energy) != 0},
+        {"time and dt", a->time != b->time || a->dt != b->dt},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+        if (part[i].differs) {
+            fprintf(stderr, "%s: the %s differ\n", what, part[i].name);
+            bad++;
+        }
+    return bad;
+}
+#endif
 
 #endif

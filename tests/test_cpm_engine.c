@@ -17,17 +17,7 @@
 #define R 1e-3
 #define AC (M_PI * R * R)
 
-static grit_concretemat_def mat_p(void)
-{
-    grit_concretemat_def m = grit_default_concretemat_def();
-    m.young = 30e9;
-    m.kt_div_kn = 0.2;
-    m.sigma_t = 3e6;
-    m.tan_phi = 0.8;
-    m.eps_crack_onset = 1e-4;
-    m.rel_ductility = 30;
-    return m;
-}
+static grit_concretemat_def mat_p(void) { return fx_concrete(); }
 
 static grit_scene *scene_dt(double dt)
 {

@@ -15,112 +15,11 @@
 #include "fixture.h"
 #include "test.h"
 
-static unsigned long long rng;
-static double rnd(void) { return fx_rand(&rng); }
-
-/* A box of walls, a plate (facet) above the floor, n spheres of two
- * materials with a pair override dropped into it: a deposit with rebuilds
- * and re-sorts. */
-enum { MAT_FRICT, MAT_HERTZ };
-
-static grit_scene *pile_of(int law, int n, int mat_kind, bool shapes)
+/* a deposit in a box of 0.5 m (more than two chunks of particles) */
+static grit_scene *pile_of(int law, int n, bool hertz, bool shapes)
 {
-    rng = 88172645463325252ull;
-    grit_scene_def d = grit_default_scene_def();
-    d.gravity = v3(0, 0, -9.81);
-    d.track_energy = true;
-    d.sort_period = 25;
-    d.damping = 0.3;
-    grit_scene *s = grit_scene_create(&d);
-    int m0, m1;
-    if (mat_kind == MAT_HERTZ) {
-        grit_hertzmat_def h = grit_default_hertzmat_def();
-        h.young = 1e8;
-        h.density = 2600;
-        h.rolling = 1; /* EPSD: the rolling spring's torques too */
-        h.mu_roll = 0.1;
-        m0 = grit_add_hertzmat(s, &h);
-        h.tan_phi = 0.3;
-        h.rolling = 0;
-        m1 = grit_add_hertzmat(s, &h);
-    } else {
-        grit_frictmat_def m = grit_default_frictmat_def();
-        m.law = law;
-        m.young = 1e7;
-        m.density = 2600;
-        m.tan_phi = 0.5;
-        m0 = grit_add_frictmat(s, &m);
-        m.tan_phi = 0.3;
-        m1 = grit_add_frictmat(s, &m);
-        grit_pair_def pd = grit_default_pair_def();
-        pd.cn = 0.5;
-        pd.tan_phi = 0.4;
-        CHECK(grit_set_pair(s, m0, m1, &pd) == GRIT_OK);
-    }
-    const double L = 0.5;
-    for (int k = 0; k < 5; k++) {
-        grit_wall_def w = grit_default_wall_def();
-        w.axis = k < 4 ? k / 2 : 2;
-        w.coord = k < 4 ? (k % 2) * L : 0.0;
-        w.material = m0;
-        CHECK(grit_add_wall(s, &w) >= 0);
-    }
-    grit_facet_def fd = grit_default_facet_def();
-    fd.v[0] = v3(0, 0, 0.001);
-    fd.v[1] = v3(L, 0, 0.001);
-    fd.v[2] = v3(0, L, 0.001);
-    fd.material = m1;
-    CHECK(grit_add_facet(s, &fd) >= 0);
-    for (int i = 0; i < n; i++) {
-        const grit_vec3 x = v3(0.013 + 0.0185 * (i % 20), 0.013 + 0.0185 * ((i / 20) % 20), 0.013 + 0.0185 * (i / 400));
-        const grit_vec3 v = v3(0.4 * (rnd() - 0.5), 0.4 * (rnd() - 0.5), -0.4 * rnd()), w = v3(10 * rnd(), 0, 0);
-        const double r = 0.008 + 0.004 * rnd();
-        const int mat = i % 3 ? m0 : m1;
-        if (shapes && i % 4 == 1) { /* capsules and ellipsoids among the spheres */
-            grit_capsule_def c = grit_default_capsule_def();
-            c.pos = x, c.vel = v, c.angvel = w, c.material = mat;
-            c.radius = 0.6 * r;
-            c.shaft = 0.7 * r;
-            c.ori = grit_q_normalized((grit_quat){1, rnd(), 0, rnd()});
-            CHECK(grit_add_capsule(s, &c) >= 0);
-        } else if (shapes && i % 4 == 3) {
-            grit_ellipsoid_def e = grit_default_ellipsoid_def();
-            e.pos = x, e.vel = v, e.angvel = w, e.material = mat;
-            e.semi_axes = v3(r, 0.8 * r, 0.6 * r);
-            e.ori = grit_q_normalized((grit_quat){1, rnd(), rnd(), 0});
-            CHECK(grit_add_ellipsoid(s, &e) >= 0);
-        } else {
-            grit_sphere_def sd = grit_default_sphere_def();
-            sd.radius = r;
-            sd.pos = x, sd.vel = v, sd.angvel = w, sd.material = mat;
-            CHECK(grit_add_sphere(s, &sd) >= 0);
-        }
-    }
-    return s;
-}
-
-static grit_scene *pile(int law, int n) { return pile_of(law, n, MAT_FRICT, false); }
-
-/* Everything a later step reads, bit for bit. */
-static int same_state(const grit_scene *a, const grit_scene *b)
-{
-    int bad = 0;
-    if (a->step != b->step || a->b.n != b->b.n || a->c.n != b->c.n) return 1;
-    const size_t n = (size_t)a->b.n;
-    bad += memcmp(a->b.pr, b->b.pr, n * sizeof *a->b.pr) != 0;
-    bad += memcmp(a->b.vw, b->b.vw, n * sizeof *a->b.vw) != 0;
-    bad += memcmp(a->b.ft, b->b.ft, n * sizeof *a->b.ft) != 0;
-    bad += memcmp(a->b.ori, b->b.ori, n * sizeof *a->b.ori) != 0;
-    bad += memcmp(a->b.id, b->b.id, n * sizeof *a->b.id) != 0;
-    bad += memcmp(a->c.pair, b->c.pair, (size_t)a->c.n * sizeof *a->c.pair) != 0;
-    for (int k = 0; k < a->c.n; k++)
-        if (a->c.pair[k].flags & CF_REAL) {
-            bad += memcmp(&a->c.phys[k], &b->c.phys[k], sizeof a->c.phys[k]) != 0;
-            bad += memcmp(&a->c.geom[k], &b->c.geom[k], sizeof a->c.geom[k]) != 0;
-        }
-    bad += memcmp(a->energy, b->energy, sizeof a->energy) != 0;
-    bad += a->time != b->time || a->dt != b->dt;
-    return bad;
+    const fx_pile_def p = {law, n, 20, 0.0185, 0.5, 0.4, hertz, shapes};
+    return fx_pile(&p);
 }
 
 typedef grit_scene *(*maker)(void);
@@ -142,7 +41,7 @@ static grit_scene *same_with_threads(maker make, stepper run, long steps, const 
         CHECK(grit_set_threads(s, t) == GRIT_OK && grit_threads(s) == t);
         s->par_min = 1;
         run(s, steps);
-        int bad = same_state(ref, s);
+        int bad = fx_state_diff(ref, s, what);
         if (bad) fprintf(stderr, "%s: %d threads differ from 1 thread (%d fields)\n", what, t, bad);
         CHECK(bad == 0);
         grit_scene_destroy(s);
@@ -166,14 +65,14 @@ static void restart_across(maker make, stepper run, long at, long to, const grit
     if (!b) return;
     CHECK(grit_set_threads(b, 1) == GRIT_OK);
     run(b, to);
-    int bad = same_state(ref, b);
+    int bad = fx_state_diff(ref, b, what);
     if (bad) fprintf(stderr, "%s: restart (3 threads -> 1) differs (%d fields)\n", what, bad);
     CHECK(bad == 0);
     grit_scene_destroy(b);
     unlink(path);
 }
 
-static grit_scene *pile_idealelpl(void) { return pile(GRIT_LAW_IDEALELPL, 2400); }
+static grit_scene *pile_idealelpl(void) { return pile_of(GRIT_LAW_IDEALELPL, 2400, false, false); }
 
 static void deposit(void)
 {
@@ -184,9 +83,9 @@ static void deposit(void)
     grit_scene_destroy(ref);
 }
 
-static grit_scene *pile_kuhn(void) { return pile(GRIT_LAW_KUHN, 2400); }
-static grit_scene *pile_hertz(void) { return pile_of(GRIT_LAW_HERTZ, 2400, MAT_HERTZ, false); }
-static grit_scene *pile_shapes(void) { return pile_of(GRIT_LAW_IDEALELPL, 1600, MAT_FRICT, true); }
+static grit_scene *pile_kuhn(void) { return pile_of(GRIT_LAW_KUHN, 2400, false, false); }
+static grit_scene *pile_hertz(void) { return pile_of(GRIT_LAW_HERTZ, 2400, true, false); }
+static grit_scene *pile_shapes(void) { return pile_of(GRIT_LAW_IDEALELPL, 1600, false, true); }
 
 static void kuhn_bed(void)
 {
@@ -215,37 +114,7 @@ static void mixed_shapes(void)
 }
 
 /* ---- a periodic cell sheared after a compression ------------------------- */
-static grit_scene *periodic_gas(void)
-{
-    grit_scene_def d = grit_default_scene_def();
-    d.dt_safety = 0.3;
-    d.damping = 0.3;
-    d.track_energy = true;
-    d.sort_period = 40;
-    grit_scene *s = grit_scene_create(&d);
-    grit_frictmat_def m = grit_default_frictmat_def();
-    m.law = GRIT_LAW_IDEALELPL;
-    m.young = 1e6;
-    m.kt_div_kn = 0.3;
-    m.tan_phi = 0.5;
-    int mat = grit_add_frictmat(s, &m);
-    rng = 88172645463325252ull;
-    const int n = 12;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            for (int k = 0; k < n; k++) {
-                grit_sphere_def sd = grit_default_sphere_def();
-                const double y = (j + 0.3 + 0.4 * rnd()) / n;
-                sd.pos = v3((i + 0.3 + 0.4 * rnd()) / n + 0.15 * y, y, (k + 0.3 + 0.4 * rnd()) / n);
-                sd.vel = v3(0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1), 0.1 * (2 * rnd() - 1));
-                sd.radius = 0.5 / n * (0.8 + 0.4 * rnd());
-                sd.material = mat;
-                CHECK(grit_add_sphere(s, &sd) >= 0);
-            }
-    static const double H[3][3] = {{1.0, 0.15, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
-    CHECK(grit_cell_set(s, H) == GRIT_OK);
-    return s;
-}
+static grit_scene *periodic_gas(void) { return fx_periodic_gas(GRIT_LAW_IDEALELPL, 12, 0.5); }
 
 /* compressed until step 60, then sheared; a loaded scene keeps the pending
  * gradient it was saved with */
@@ -276,23 +145,17 @@ static grit_scene *concrete_block(void)
     d.track_energy = true;
     d.interaction_radius = 1.5;
     grit_scene *s = grit_scene_create(&d);
-    grit_concretemat_def m = grit_default_concretemat_def();
-    m.young = 30e9;
-    m.kt_div_kn = 0.2;
-    m.sigma_t = 3e6;
-    m.tan_phi = 0.8;
-    m.eps_crack_onset = 1e-4;
-    m.rel_ductility = 30;
+    const grit_concretemat_def m = fx_concrete();
     const int mat = grit_add_concretemat(s, &m);
-    rng = 77;
+    unsigned long long rng = 77;
     const int n = 11;
     const double R = 1e-3, h = 2 * R, xc = 0.5 * (n - 1) * h;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             for (int k = 0; k < n; k++) {
                 grit_sphere_def sd = grit_default_sphere_def();
-                sd.pos = v3(i * h + 0.04 * R * (rnd() - 0.5), j * h + 0.04 * R * (rnd() - 0.5),
-                            k * h + 0.04 * R * (rnd() - 0.5));
+                sd.pos = v3(i * h + 0.04 * R * (fx_rand(&rng) - 0.5), j * h + 0.04 * R * (fx_rand(&rng) - 0.5),
+                            k * h + 0.04 * R * (fx_rand(&rng) - 0.5));
                 sd.vel = v3(3000.0 * (sd.pos.x - xc), 0, 0);
                 sd.radius = R;
                 sd.material = mat;

@@ -323,14 +323,19 @@ typedef struct grit_stats {
     int real_contacts;
     double verlet_dist;   /* the skin actually used */
     double time_integrate, time_collide, time_contacts; /* CPU seconds of this thread, accumulated */
-    double time_rebuild, time_sort; /* of time_collide: broad-phase rebuilds (without sorting), re-sorts */
+    /* of time_collide: broad-phase rebuilds (without sorting; with the
+     * particles' contact lists they make stale), re-sorts */
+    double time_rebuild, time_sort;
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 
 /* The contact loop's time by functor: one entry per (geometry kind, law)
  * that has run, named "<geometry>/<law>" (e.g. "Sphere+Sphere/idealelpl"),
- * with its accumulated CPU seconds (contacts made in the step included).
- * Fills up to cap entries (names up to 63 characters); returns how many
+ * with its accumulated CPU seconds (contacts made in the step included; on
+ * every thread that ran its contacts, so with several threads the sum may
+ * exceed time_contacts, the calling thread's). The work the blocks share
+ * (setting up, adding each contact's force to its particles) is divided
+ * among them by their contacts. Fills up to cap entries (names up to 63 characters); returns how many
  * there are. */
 typedef struct grit_functor_time {
     char name[64];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cg2/cg2.h"
+#include "contact/adjacency.h"
 #include "collide/periodic.h"
 #include "collide/sort.h"
 #include "core/assert.h"
@@ -692,6 +693,14 @@ bool grit_broadphase_box_escaped(const grit_scene *s, int i)
              b.hi.y <= e->hi.y && b.hi.z <= e->hi.z);
 }
 
+/* The particles' contact lists for the contact loop's gather, made again
+ * after the rebuild or re-sort that changed the pairs */
+static int adjacency(grit_scene *s)
+{
+    if (grit_adjacency_update(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory for the particles' contact lists");
+    return GRIT_OK;
+}
+
 int grit_collide(grit_scene *s)
 {
     double dv = grit_verlet_dist(s);
@@ -706,9 +715,10 @@ int grit_collide(grit_scene *s)
         rotation_stale(s, dv)) {
         /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
         const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
-        const int rc = grit_broadphase_rebuild(s);
+        int rc = grit_broadphase_rebuild(s);
+        if (!rc) rc = adjacency(s);
         s->stats.time_rebuild += grit_cpu_now() - t - (s->stats.time_sort - sort0);
         return rc;
     }
-    return GRIT_OK;
+    return adjacency(s); /* (stale without a rebuild only after a restart load) */
 }

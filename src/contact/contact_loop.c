@@ -9,6 +9,7 @@
 #include "contact/contact_loop.h"
 
 #include "cg2/all.h"
+#include "contact/adjacency.h"
 #include "contact/contact_block.h"
 #include "contact/ss_cpm_simd.h"
 #include "contact/ss_hertz_simd.h"
@@ -152,47 +153,6 @@ static void scatter_range(grit_scene *s, int lo, int hi)
         }
 }
 
-/* Each particle's contacts among the blocks [0, adj_n), in contact order:
- * a counting sort of the contacts' two ends, made once per rebuild. */
-static int build_adjacency(grit_scene *s)
-{
-    grit_contacts *C = &s->c;
-    const int n = C->block_start[GRIT_BLOCK_COUNT], np = s->b.n;
-    if (np + 1 > C->adj_start_cap) {
-        int32_t *p = realloc(C->adj_start, (size_t)(np + 1) * sizeof *p);
-        if (!p) return -1;
-        C->adj_start = p;
-        C->adj_start_cap = np + 1;
-    }
-    if (2 * n > C->adj_cap) {
-        const int cap = 2 * n + n / 4 + 64;
-        int32_t *p = realloc(C->adj, (size_t)cap * sizeof *p);
-        if (!p) return -1;
-        C->adj = p;
-        C->adj_cap = cap;
-    }
-    int32_t *st = C->adj_start, *adj = C->adj;
-    memset(st, 0, (size_t)(np + 1) * sizeof *st);
-    for (int k = 0; k < n; k++) {
-        st[C->pair[k].a + 1]++;
-        st[C->pair[k].b + 1]++;
-    }
-    for (int i = 0; i < np; i++) st[i + 1] += st[i];
-    /* filled from the ends backwards: every particle's slots stay in
-     * ascending contact order without a second cursor array */
-    for (int k = n - 1; k >= 0; k--) {
-        adj[--st[C->pair[k].a + 1]] = 2 * k;
-        adj[--st[C->pair[k].b + 1]] = 2 * k + 1;
-    }
-    /* st[i + 1] is now particle i's start; shift back */
-    for (int i = 0; i < np; i++) st[i] = st[i + 1];
-    st[np] = 2 * n;
-    C->adj_n = n;
-    C->adj_np = np;
-    C->adj_ok = true;
-    return 0;
-}
-
 /* Every particle gets the forces of its contacts in the blocks, in contact
  * order; particles are independent, so the threads share them freely. */
 static void gather_forces(grit_scene *s, int nt)
@@ -273,13 +233,20 @@ static void add_energy(grit_law_energy *to, const grit_law_energy *e)
 
 int grit_contact_loop(grit_scene *s)
 {
+    /* The loop's time is booked to its blocks (grit_functor_times) without a
+     * gap on the calling thread: each piece from the thread's previous clock
+     * read, and the work the blocks share (setting up the pieces, adding
+     * their sums, the gather) by their contacts. Two clock reads per piece
+     * and step, not per contact. */
+    const double t_start = grit_cpu_now();
     grit_law_energy E = {0, 0, 0, 0, 0, 0, 0};
     grit_contacts *C = &s->c;
     int n_real = 0;
     if (s->laws.idealelpl.ini_eqlb) s->eqlb_used = true;
     const int n_blk = C->block_start[GRIT_BLOCK_COUNT], n_old = C->n;
-    if (cf_reserve(C, n_old + 1) ||
-        ((!C->adj_ok || C->adj_n != n_blk || C->adj_np != s->b.n) && build_adjacency(s)))
+    /* (the broad phase has made the particles' contact lists; this only
+     * catches a caller that ran the loop without it) */
+    if (cf_reserve(C, n_old + 1) || grit_adjacency_update(s))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's force records");
     /* the pieces: every block, then the contacts created since the last
      * rebuild (runs of one block: promotions come block by block) */
@@ -296,16 +263,23 @@ int grit_contact_loop(grit_scene *s)
         for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
         n_ch = split(ch, n_ch, p->kind, p->law, k, k2);
     }
-    /* each piece is timed for its block (grit_functor_times): two clock
-     * reads per piece and step, not per contact */
     const int nt = grit_nthreads(s);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (n_ch > 1 && grit_par(s, n_old))
-    for (int c = 0; c < n_ch; c++) {
-        chunk *q = &ch[c];
-        const double t0 = grit_cpu_now();
-        memset(C->fon + q->lo, 0, (size_t)(q->hi - q->lo));
-        q->n_real = run_range(s, q->kind, q->law, q->lo, q->hi, &q->E);
-        q->time = grit_cpu_now() - t0;
+    const double t_pieces = grit_cpu_now();
+    double t_last = t_pieces; /* the calling thread's last clock read in the pieces */
+#pragma omp parallel num_threads(nt) if (n_ch > 1 && grit_par(s, n_old))
+    {
+        const bool caller = grit_thread_num() == 0;
+        double t0 = caller ? t_pieces : grit_cpu_now();
+#pragma omp for schedule(dynamic, 1)
+        for (int c = 0; c < n_ch; c++) {
+            chunk *q = &ch[c];
+            memset(C->fon + q->lo, 0, (size_t)(q->hi - q->lo));
+            q->n_real = run_range(s, q->kind, q->law, q->lo, q->hi, &q->E);
+            const double t1 = grit_cpu_now();
+            q->time = t1 - t0;
+            t0 = t1;
+        }
+        if (caller) t_last = t0;
     }
     for (int c = 0; c < n_ch; c++) {
         n_real += ch[c].n_real;
@@ -317,6 +291,10 @@ int grit_contact_loop(grit_scene *s)
     gather_forces(s, nt);
     scatter_range(s, n_blk, n_old);
     double t = grit_cpu_now(), t1;
+    const double shared = (t_pieces - t_start) + (t - t_last);
+    if (n_old > 0)
+        for (int c = 0; c < n_ch; c++)
+            s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += shared * (double)(ch[c].hi - ch[c].lo) / n_old;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
         if (C->pot_start[b] == C->pot_start[b + 1]) continue;
         int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);

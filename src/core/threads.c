@@ -19,6 +19,15 @@ int grit_nthreads(const grit_scene *s)
 #endif
 }
 
+int grit_thread_num(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 int grit_set_threads(grit_scene *s, int n)
 {
     if (n < 0 || n > GRIT_MAX_THREADS)

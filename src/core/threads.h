@@ -20,6 +20,10 @@ enum { GRIT_PCHUNK = 1024, GRIT_CCHUNK = 1024 };
 /* threads for this scene's parallel loops (>= 1) */
 int grit_nthreads(const grit_scene *s);
 
+/* this thread's number in the current parallel region: 0 on the thread that
+ * entered it (and outside any region) */
+int grit_thread_num(void);
+
 /* A loop of fewer items runs on the calling thread: waking the others costs
  * microseconds on an idle machine and milliseconds on a loaded one, more
  * than a small scene's whole step. The chunks are the same either way, so
