@@ -187,7 +187,7 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
      * contacts are softer at the overlaps of a silo). Linear: a fifteenth of
      * the collision time of two of the smallest spheres, pi sqrt(m/(2 kn)):
      * the p-wave step resolves a dashpot collision in 4.5 steps, and the
-     * energy balance missed 5.7 % of the energy (1.4 % at a twelfth, the
+     * energy balance missed 2.2 % of the energy (0.29 % at a fifteenth, the
      * Hertz law's 0.24 %). */
     grit_scene_def sd = *grit_scene_get_def(s);
     if (isnan(sd.dt)) {

@@ -120,7 +120,7 @@ static void frictional_impact_balance_trapezoid(void)
  * impact of the T20 sphere at 1 m/s: the total normal force is clipped to no
  * attraction, so the restitution lies above the unclipped linear oscillator's
  * exp(-pi zeta / sqrt(1 - zeta^2)); the dashpot's work is booked as viscDamp
- * and closes the balance to first order in dt (like friction). */
+ * by the trapezoidal rule and closes the balance to 4e-6 of the energy. */
 static double dashpot_impact(double zeta, double dt, double *e_out, double *max_fx)
 {
     grit_scene *s = fx_scene_dt(dt);
@@ -164,8 +164,13 @@ static void dashpot_impact_balance(void)
     CHECK(e1 > e_lin + 0.01 && e1 < e_lin + 0.03); /* measured 0.7454 */
     CHECK_ABS(e1, e2, 2e-3);
     const double ek0 = 0.5 * 4.0 / 3.0 * M_PI * 1e-3 * 1000; /* 2.094 J */
-    CHECK(fabs(dev1) < 5e-4 * ek0);                          /* measured 5.9e-4 J */
-    CHECK_REL(dev1 / dev2, 2.0, 0.1);
+    printf("    dashpot impact: balance %.3g J (dt 1e-5), %.3g J (dt 5e-6)\n", dev1, dev2);
+    /* measured 7.7e-6 J and 2.6e-6 J: the trapezoidal booking of the
+     * dashpot's work (booking the step's force alone missed 5.9e-4 J, first
+     * order); what is left converges faster than first order and is the
+     * touch phase's error of the frictionless bounce */
+    CHECK(fabs(dev1) < 2e-5 * ek0);
+    CHECK(fabs(dev1 / dev2) > 2.5);
 }
 
 /* Head-on collision of two spheres (r 0.1, E 1e7, rho 1000, 0.5 m/s each,

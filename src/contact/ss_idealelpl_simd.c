@@ -172,7 +172,10 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4l keep = ~broken;
     if (track) {
         const v4d kt_on = v4_sel(kt != zero, v4_set1(1.0), zero);
-        LE->visc += v4_sel(keep & (cn != zero), (fx - fel) * vel.x * vdt, zero);
+        /* trapezoidal, as law_idealelpl (these contacts are never fresh) */
+        const v4d fd0 = P0[0] - kn * (uN - vel.x * vdt);
+        LE->visc += v4_sel(keep & (cn != zero), half * ((fx - fel) + fd0) * vel.x * vdt, zero);
+        LE->visc += v4_sel(broken & (cn != zero), half * vdt * fd0 * vel.x, zero);
         LE->elast += v4_sel(keep, half * kn * uN * uN + kt_on * half * (fy * fy + fz * fz) / ktnz, zero);
         LE->broken += v4_sel(broken & (kt != zero),
                              half * (fy0 * fy0 + fz0 * fz0) / ktnz + half * vdt * (fy0 * vel.y + fz0 * vel.z), zero);

@@ -3,9 +3,9 @@
 # orifice of 5 diameters, with both laws. The discharge (discharge.csv: step,
 # time, mass and count per outlet) never falls and reaches 150 spheres; every
 # sphere below the floor at the end is under the orifice (none went through
-# a facet); the energy balance closes within 0.5 % (Hertz) and 2 % (linear,
-# docs/silo.md); the steady rate is Beverloo's within 0.7-1.4 for
-# this narrow silo (docs/silo.md has the study); errors name the parameter.
+# a facet); the energy balance closes within 0.5 % (docs/silo.md); the
+# steady rate is Beverloo's within 0.7-1.4 for this narrow silo (docs/silo.md
+# has the study); errors name the parameter.
 . "$(dirname "$0")/lib.sh"
 
 small="width=0.04 orifice=0.02 fill_height=0.03 radius=0.002 rate=3 settle=0.12 vtk_every=-1 progress=0"
@@ -25,7 +25,7 @@ for law in $laws; do
     awk -F, 'NR > 1 && $3 < 0 && ($1 - 0.02)^2 + ($2 - 0.02)^2 > (0.01 + 0.0022)^2 {bad++}
              END {exit bad > 0}' $law/final.csv || fail "$law: a sphere below the floor beside the orifice"
     err=$(sed -n 's/.*balance error \(-*[0-9.e+-]*\).*/\1/p' out.txt)
-    bound=$([ $law = hertz ] && echo 0.005 || echo 0.02)
+    bound=0.005
     awk -v e="$err" -v b="$bound" 'BEGIN {exit !(e <= b && -e <= b)}' || fail "$law: balance error $err over $bound"
     ratio=$(sed -n 's/.*Beverloo .*ratio \([0-9.]*\)$/\1/p' out.txt)
     echo "$law: $count spheres out, $(grep 'discharge ' out.txt | sed 's/^ *//'); Beverloo ratio $ratio; balance $err"
