@@ -9,9 +9,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -134,23 +132,8 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-/* OpenMP threads that wait at a barrier spin by default. On a machine whose
- * cores other processes also use, a thread pushed off its core leaves the
- * other spinning until it returns, several times a step: two threads ran
- * box-20000 1.6x slower than one under a load of two, and 1.4x faster with
- * passive waiting (docs/performance.md "Threads"). The runtime reads the
- * policy when it loads, before main, so the program sets it and starts
- * itself again, once; OMP_WAIT_POLICY set by the user is kept. */
-static void wait_passively(char **argv)
-{
-    if (getenv("OMP_WAIT_POLICY")) return;
-    if (setenv("OMP_WAIT_POLICY", "passive", 1)) return;
-    execv("/proc/self/exe", argv); /* returns only on failure: go on spinning */
-}
-
 int main(int argc, char **argv)
 {
-    wait_passively(argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_BAD_INPUT;

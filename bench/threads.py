@@ -9,8 +9,7 @@ machine's load average before each run: the issue's target is 2 threads at least
 The dense phase starts from ../shared/bench/scenes/<scene>-settled.csv, the settle phase from the loose
 cloud (--cloud; ../shared/bench/gen_scene.py --outdir DIR <scene> makes it), its first --settle-steps
 steps only; the box side comes from <scene>.json. Every run is one CSV row, appended as it ends. The
-thread count is set by OMP_NUM_THREADS (grit's default), the wait policy passive unless OMP_WAIT_POLICY is set (as
-the grit program runs). On a shared machine the load from other
+thread count is set by OMP_NUM_THREADS (grit's default). On a shared machine the load from other
 processes decides the result: read the load column beside every figure.
 """
 import argparse
@@ -54,7 +53,6 @@ def main():
             for threads in (1, 2):
                 load = os.getloadavg()[0]
                 env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-                env.setdefault("OMP_WAIT_POLICY", "passive")  # as the grit program and the Python package run
                 r = subprocess.run([a.exe, "--csv", scene_csv, "--L", str(meta["box_Lx_m"]),
                                     "--steps", str(steps), "--phase", phase], capture_output=True, text=True,
                                    check=True, env=env)

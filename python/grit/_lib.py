@@ -433,10 +433,6 @@ class Lib:
     def __init__(self):
         tried = []
         self.cdll = None
-        # threads waiting at a barrier sleep instead of spinning, as the grit program sets it (app/main.c):
-        # spinning costs a factor on a machine whose cores other processes use; read when the OpenMP
-        # runtime loads, so only if nothing loaded it before; a value the user set is kept
-        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         for path, where in candidates():
             if os.sep in path and not os.path.exists(path):
                 tried.append(f"{path} ({where}): no such file")
