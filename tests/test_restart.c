@@ -828,6 +828,7 @@ static void older_versions_load(void)
     set_version(buf, n, 5);
     spit(BAD, buf, n);
     expect_fail("section OUTL in a file of format version 5");
+    free(buf);
     /* a version-4 file: a current one without CTRL and CLMP; they are refused in it, and
      * clump particles without it */
     grit_scene *s4 = pile_n(GRIT_LAW_IDEALELPL, 30);
