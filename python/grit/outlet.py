@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from . import _lib
-from .errors import ParameterError
-from .params import as_vec3
-from .regions import MeshLike, set_mesh
+from .regions import MeshLike, set_region
 
 if TYPE_CHECKING:
     from .scene import Scene
@@ -20,24 +18,7 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
              mesh_shift: Sequence[float] = (0.0, 0.0, 0.0)) -> _lib.OutletDef:
     """The C definition (grit_outlet_def) from the keyword arguments of Scene.add_outlet."""
     d = _lib.get().grit_default_outlet_def()
-    if region == "box":
-        if lo is None or hi is None:
-            raise ParameterError("add_outlet: a box needs lo= and hi= (its corners, m)")
-        d.region = 0
-        d.lo, d.hi = _lib.Vec3(*as_vec3(lo, "add_outlet: lo")), _lib.Vec3(*as_vec3(hi, "add_outlet: hi"))
-    elif region == "cylinder":
-        if center is None or radius is None or height is None:
-            raise ParameterError("add_outlet: a cylinder needs center= (of its bottom face), radius= and height= (m)")
-        d.region = 1
-        d.center = _lib.Vec3(*as_vec3(center, "add_outlet: center"))
-        d.radius, d.height = float(radius), float(height)
-    elif region == "mesh":
-        if mesh is None:
-            raise ParameterError("add_outlet: a mesh region needs mesh= (an STL file of a closed solid, or an "
-                                 "array of triangles (n, 3, 3))")
-        set_mesh(d, mesh, mesh_scale, mesh_shift, "add_outlet")
-    else:
-        raise ParameterError(f"add_outlet: region = {region!r} is neither 'box', 'cylinder' nor 'mesh'")
+    set_region(d, region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift, "add_outlet")
     return d
 
 

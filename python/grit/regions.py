@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -48,3 +48,28 @@ def set_mesh(d: Any, mesh: MeshLike, scale: float, shift: Sequence[float], who: 
     d.n_tri = len(tri)
     d.tri = tri.ctypes.data
     d._keep = tri
+
+
+def set_region(d: Any, region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
+               center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float],
+               mesh: Optional[MeshLike], mesh_scale: float, mesh_shift: Sequence[float], who: str) -> None:
+    """The region of an inlet's or an outlet's definition `d` (their region fields have the same names) from the
+    keyword arguments of Scene.add_inlet / Scene.add_outlet; `who` names the call in errors."""
+    if region == "box":
+        if lo is None or hi is None:
+            raise ParameterError(f"{who}: a box needs lo= and hi= (its corners, m)")
+        d.region = 0
+        d.lo, d.hi = _lib.Vec3(*as_vec3(lo, f"{who}: lo")), _lib.Vec3(*as_vec3(hi, f"{who}: hi"))
+    elif region == "cylinder":
+        if center is None or radius is None or height is None:
+            raise ParameterError(f"{who}: a cylinder needs center= (of its bottom face), radius= and height= (m)")
+        d.region = 1
+        d.center = _lib.Vec3(*as_vec3(center, f"{who}: center"))
+        d.radius, d.height = float(radius), float(height)
+    elif region == "mesh":
+        if mesh is None:
+            raise ParameterError(f"{who}: a mesh region needs mesh= (an STL file of a closed solid, or an "
+                                 "array of triangles (n, 3, 3))")
+        set_mesh(d, mesh, mesh_scale, mesh_shift, who)
+    else:
+        raise ParameterError(f"{who}: region = {region!r} is neither 'box', 'cylinder' nor 'mesh'")
