@@ -6,7 +6,9 @@
  * start of the step after it), so that a particle is deleted within the
  * steps it takes to move the Verlet distance; that is what keeps an idle
  * outlet free. Fixed particles (infinite mass: walls, facets) and particles
- * with local-axes impositions are never deleted. The energy that leaves
+ * with local-axes impositions are never deleted. A clump goes whole, body
+ * and members, when its centre of mass (its body's node) is inside; it
+ * counts once, with the clump's mass. The energy that leaves
  * (their kinetic energy, the elastic energy of their contacts) is booked in
  * the energy entry `outlet`, so that the balance stays closed. Particle ids
  * stay stable: a deleted particle's id is never reused

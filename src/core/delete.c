@@ -9,7 +9,13 @@
  * left at the last step's instant. The energy that leaves -- the deleted
  * particles' kinetic energy, their contacts' elastic energy, and the change
  * of the partners' kinetic entry by the force taken back -- is returned per
- * mark, so that the caller books it and the balance stays closed. */
+ * mark, so that the caller books it and the balance stays closed.
+ *
+ * Clumps: the caller marks a body with all its members. A surviving
+ * member's lost contact force is taken back from its body as well (the
+ * body's accumulator already holds the members' sum, grit_clumps_gather),
+ * and the kinetic entry that changes is the body's; the clump table and the
+ * member rows are compacted like the particles, keeping the clumps' order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +25,43 @@
 #include "core/delete.h"
 #include "core/storage.h"
 #include "integrate/integrate.h"
+
+/* The particle whose motion carries particle i's: a member's body, else i. */
+static int owner(const grit_scene *s, int i)
+{
+    return (s->b.flags[i] & PF_MEMBER) ? s->id2idx[s->clumps[s->b.sidx[i]].body] : i;
+}
+
+/* After contact k's force left member j (its accumulator was f0 before):
+ * the same change on its body, the torque about the body's centre. */
+static void unapply_body(grit_scene *s, int j, grit_ft f0)
+{
+    grit_bodies *b = &s->b;
+    const int i = owner(s, j);
+    if (i == j) return;
+    const grit_vec3 df = v3_sub(b->ft[j].f, f0.f), dt = v3_sub(b->ft[j].t, f0.t);
+    b->ft[i].f = v3_add(b->ft[i].f, df);
+    b->ft[i].t = v3_add(b->ft[i].t, v3_add(dt, v3_cross(v3_sub(b->pr[j].pos, b->pr[i].pos), df)));
+}
+
+/* Drop the clumps whose body went (id2idx already renumbered), keeping the
+ * others' order; their rows of clump_loc follow and their particles' sidx
+ * takes the new index. */
+static void compact_clumps(grit_scene *s)
+{
+    int w = 0, rows = 0;
+    for (int c = 0; c < s->n_clumps; c++) {
+        grit_clump_data d = s->clumps[c];
+        if (s->id2idx[d.body] < 0) continue;
+        if (rows != d.first) memmove(s->clump_loc + rows, s->clump_loc + d.first, sizeof *s->clump_loc * (size_t)d.n);
+        d.first = rows;
+        rows += d.n;
+        for (int k = 0; k <= d.n; k++) s->b.sidx[s->id2idx[d.body + k]] = w;
+        s->clumps[w++] = d;
+    }
+    s->n_clumps = w;
+    s->n_clump_loc = rows;
+}
 
 static void compact_bodies(grit_bodies *b, const int32_t *newidx)
 {
@@ -95,14 +138,21 @@ int grit_delete_marked(grit_scene *s, const int *mark, double *energy)
         const int m = mark[p->a] ? mark[p->a] : mark[p->b];
         if (track) energy[m - 1] += grit_contact_stored_energy(s, k);
         const int other = mark[p->a] ? p->b : p->a;
-        if (!mark[other] && !partner[other]) {
-            partner[other] = m;
-            if (track) ek0[other] = grit_leapfrog_kinetic(s, other);
+        if (mark[other]) continue;
+        const int o = owner(s, other); /* whose kinetic entry changes */
+        if (!partner[o]) {
+            partner[o] = m;
+            if (track) ek0[o] = grit_leapfrog_kinetic(s, o);
         }
     }
     for (int k = 0; k < C->n; k++) {
         const grit_pair *p = &C->pair[k];
-        if ((p->flags & CF_REAL) && (mark[p->a] != 0) != (mark[p->b] != 0)) grit_contact_unapply(s, k);
+        if (!(p->flags & CF_REAL) || (mark[p->a] != 0) == (mark[p->b] != 0)) continue;
+        const int a = p->a, bb = p->b;
+        const grit_ft fa = b->ft[a], fb = b->ft[bb];
+        grit_contact_unapply(s, k);
+        if (!mark[a]) unapply_body(s, a, fa);
+        if (!mark[bb]) unapply_body(s, bb, fb);
     }
     if (track)
         for (int i = 0; i < n; i++)
@@ -118,6 +168,7 @@ int grit_delete_marked(grit_scene *s, const int *mark, double *energy)
     compact_bodies(b, newidx);
     b->n = kept;
     for (int i = 0; i < kept; i++) s->id2idx[b->id[i]] = i;
+    if (s->n_clumps) compact_clumps(s);
     grit_broadphase_compact(s, newidx, n);
     s->gen_bodies++;
     s->gen_contacts++;

@@ -1,5 +1,6 @@
 /* grit: particle outlets (grit/outlet.h, docs/outlets.md) -- particles whose
- * node enters a region are deleted, their mass and energy recorded. */
+ * node enters a region are deleted, their mass and energy recorded; a clump
+ * goes whole when its centre of mass does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,15 +87,18 @@ int grit_outlets_run(grit_scene *s)
     const grit_bodies *b = &s->b;
     int *mark = NULL, found = 0;
     for (int i = 0; i < b->n; i++) {
-        /* boundaries and imposed particles stay; so do clumps, whose table
-         * deletion does not compact (docs/outlets.md) */
-        if (!isfinite(b->mi[i].m) || (b->flags[i] & (PF_LOCAL6 | PF_MEMBER)) || b->shape[i] == GRIT_SHAPE_CLUMP)
-            continue;
+        /* boundaries and imposed particles stay; a clump goes whole, by its
+         * body's node (its centre of mass), never by a member's */
+        if (!isfinite(b->mi[i].m) || (b->flags[i] & (PF_LOCAL6 | PF_MEMBER))) continue;
         for (int k = 0; k < s->n_outlets; k++) {
             if (!inside(&s->outlets[k], b->pr[i].pos)) continue;
             if (!mark && !(mark = calloc((size_t)b->n, sizeof *mark)))
                 return grit_fail(s, GRIT_ENOMEM, "out of memory deleting particles");
             mark[i] = k + 1;
+            if (b->shape[i] == GRIT_SHAPE_CLUMP) { /* its members with it */
+                const grit_clump_data *cd = &s->clumps[b->sidx[i]];
+                for (int m = 1; m <= cd->n; m++) mark[s->id2idx[cd->body + m]] = k + 1;
+            }
             found++;
             break;
         }
@@ -106,7 +110,7 @@ int grit_outlets_run(grit_scene *s)
         return grit_fail(s, GRIT_ENOMEM, "out of memory deleting particles");
     }
     for (int i = 0; i < b->n; i++)
-        if (mark[i]) {
+        if (mark[i] && !(b->flags[i] & PF_MEMBER)) { /* a clump: its body's mass, counted once */
             s->outlets[mark[i] - 1].mass += b->mi[i].m;
             s->outlets[mark[i] - 1].count++;
         }
