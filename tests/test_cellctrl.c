@@ -120,6 +120,9 @@ static void compaction_without_overshoot(void)
     CHECK(first > 0);
     for (int a = 0; a < 3; a++) CHECK_REL(-st.stress[a][a], P, 1e-3);
     CHECK(vs / grit_cell_volume(s) > 0.55);
+    /* nothing prescribed strains the cell: proportional only, as the
+     * argument against overshoot assumes */
+    CHECK(st.integral[0] == 0 && st.integral[1] == 0 && st.integral[2] == 0);
     /* the run helper: already converged, it returns at once */
     long ran = -1;
     CHECK(grit_cell_ctrl_run(s, 1000, &ran) == GRIT_OK && ran == 0);
@@ -128,7 +131,8 @@ static void compaction_without_overshoot(void)
 
 /* Mixed control: sigma_xx and sigma_zz held at their goals while the cell
  * is compressed along y at a prescribed rate and sheared in xy; the
- * prescribed entries are exactly those of the gradient. */
+ * prescribed entries are exactly those of the gradient, and the integral
+ * terms remove the lasting error a proportional servo leaves. */
 static void mixed_stress_and_strain_rate(void)
 {
     grit_scene *s = gas(250, 11, NULL);
@@ -173,23 +177,25 @@ static void mixed_stress_and_strain_rate(void)
     grit_cell_get(s, H);
     const double T = 6000 * grit_dt(s);
     mean_x /= n_mean, mean_z /= n_mean;
-    printf("  mixed: after %.4g s, sigma_xx %.6g (over the second half: mean %.4f of the goal, worst %.3f %%), "
-           "sigma_yy %.6g -> %.6g, sigma_zz %.6g (mean %.4f, worst %.3f %%), sigma_xy %.4g Pa; H_yy %.6g -> %.6g\n",
+    printf("  mixed: after %.4g s, sigma_xx %.6g (over the second half: mean %.5f of the goal, worst %.3f %%), "
+           "sigma_yy %.6g -> %.6g, sigma_zz %.6g (mean %.5f, worst %.3f %%), sigma_xy %.4g Pa; H_yy %.6g -> %.6g; "
+           "integral terms %.4g, %.4g Pa\n",
            T, st.stress[0][0], mean_x, 100 * worst_x, sig0[1][1], st.stress[1][1], st.stress[2][2], mean_z, 100 * worst_z,
-           st.stress[0][1], H0[1][1], H[1][1]);
+           st.stress[0][1], H0[1][1], H[1][1], st.integral[0], st.integral[2]);
     /* a constant L_yy = -r: the Cayley map of each step, (1 - r dt/2) / (1 + r dt/2); the shear leaves
      * H_yy alone */
     const double x = 0.5 * rate * grit_dt(s);
     CHECK_REL(H[1][1] / H0[1][1], pow((1 - x) / (1 + x), 6000), 1e-12);
-    /* Held, but not closely: over seeds 1-7 and two orders of the force sums
-     * (the gather's contact order and the former serial one) sigma_xx
-     * settled 0.07 % to 7 % above its goal and sigma_zz from 0.06 % above
-     * to 8.4 % below, single rows up to 17.6 % off, a bias not understood yet
-     * (docs/periodic.md, "Stress control"). The
-     * shear stress after a strain of 0.1 % is within the rearrangements'
-     * noise (-710 to +890 Pa), so only the y axis is checked for load. */
-    CHECK(fabs(mean_x - 1) < 0.1 && fabs(mean_z - 1) < 0.1);
-    CHECK(worst_x < 0.25 && worst_z < 0.25);
+    /* Held by the integral term: over seeds 1-7 and two orders of the
+     * force sums (the gather's contact order and its reverse) the mean of
+     * the second half was within 0.05 % of each goal and single samples
+     * within 4.5 % (rearrangements of 250 spheres); the proportional servo
+     * alone left means up to 5.2 % off, samples up to 10 % (docs/periodic.md,
+     * "Stress control"). The shear stress after a strain of 0.1 % is within
+     * the rearrangements' noise, so only the y axis is checked for load. */
+    CHECK(fabs(mean_x - 1) < 5e-3 && fabs(mean_z - 1) < 5e-3);
+    CHECK(worst_x < 0.08 && worst_z < 0.08);
+    CHECK(st.integral[0] != 0 && st.integral[2] != 0 && st.integral[1] == 0); /* y is a rate axis */
     CHECK(st.stress[1][1] < 1.1 * sig0[1][1]); /* compressing y loads it */
     CHECK(st.updates == 1200);      /* every 5 steps */
     grit_scene_destroy(s);
@@ -223,6 +229,14 @@ static void error_paths(void)
     CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "gain = 1 is out of range"));
     b = d, b.gain = 0;
     CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "gain = 0"));
+    b = d, b.integral = 1;
+    CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "integral = 1 is out of range"));
+    b = d, b.integral = -0.1;
+    CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "integral = -0.1"));
+    b = d, b.integral = NAN;
+    CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "integral = nan"));
+    b = d, b.integral = 0; /* proportional only */
+    CHECK(grit_cell_ctrl_set(s, &b) == GRIT_OK);
     b = d, b.max_rate = 0;
     CHECK(grit_cell_ctrl_set(s, &b) == GRIT_EINVAL && has(grit_last_error(s), "max_rate = 0"));
     b = d, b.stress_tol = -1;

@@ -1026,8 +1026,9 @@ static void bitwise_restart_periodic_ctrl(void)
         grit_scene_destroy(b);
     }
     printf("  controller: sigma_xx %.6g Pa (goal -200), sigma_zz %.6g Pa (goal -400), %ld updates, %d in a row "
-           "within tolerance\n",
-           sa.stress[0][0], sa.stress[2][2], sa.updates, sa.held);
+           "within tolerance, integral terms %.6g, %.6g Pa\n",
+           sa.stress[0][0], sa.stress[2][2], sa.updates, sa.held, sa.integral[0], sa.integral[2]);
+    CHECK(sa.integral[0] != 0 && sa.integral[2] != 0); /* the continued state includes them */
     /* a version-4 file has no CTRL (nor CLMP) section and loads without a controller;
      * a file of version 4 with the section is refused */
     long n;
@@ -1053,7 +1054,40 @@ static void bitwise_restart_periodic_ctrl(void)
     set_version(b, n, 4);
     spit(BAD, b, n);
     expect_fail("section CTRL in a file of format version 4");
-    /* damaged sections: the flag, a definition the API refuses, the counters */
+    /* a version-6 file: CTRL without the integral gain and terms (32 bytes
+     * at its end) loads as the proportional servo it ran; a version-7 file
+     * without them is refused */
+    m = cut(buf, n, "CTRL", ctrl + (long)len - 32, 32, b);
+    set_version(b, m, 6);
+    spit(BAD, b, m);
+    grit_scene *v6 = grit_scene_load(BAD);
+    CHECK(v6 != NULL);
+    if (v6) {
+        grit_cell_ctrl_def dv;
+        grit_cell_ctrl_state sv;
+        CHECK(grit_cell_ctrl_get(v6, &dv) == GRIT_OK && dv.integral == 0 && dv.gain == d.gain && dv.every == 3);
+        CHECK(grit_cell_ctrl_get_state(v6, &sv) == GRIT_OK && sv.integral[0] == 0 && sv.integral[2] == 0);
+        CHECK(grit_step(v6, 10) == GRIT_OK);
+        CHECK(grit_cell_ctrl_get_state(v6, &sv) == GRIT_OK && sv.integral[0] == 0 && sv.integral[2] == 0);
+        grit_scene_destroy(v6);
+    }
+    set_version(b, m, 7);
+    spit(BAD, b, m);
+    expect_fail("section CTRL");
+    /* damaged sections: the flag, a definition the API refuses, the counters,
+     * the integral gain and terms */
+    memcpy(b, buf, (size_t)n);
+    double ig = 1.5;
+    memcpy(b + ctrl + (long)len - 32, &ig, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CTRL: integral = 1.5 is out of range");
+    memcpy(b, buf, (size_t)n);
+    ig = NAN;
+    memcpy(b + ctrl + (long)len - 8, &ig, 8);
+    fix_crc(b, n);
+    spit(BAD, b, n);
+    expect_fail("section CTRL: integral term 2 = nan must be finite");
     memcpy(b, buf, (size_t)n);
     b[ctrl] = 2;
     fix_crc(b, n);

@@ -57,9 +57,13 @@ int grit_cell_get_next_grad_v(const grit_scene *s, double L[3][3]);
  * tangential stiffness projected on the axes) and sets the diagonal rates
  * that would remove the fraction `gain` of the error over the next `every`
  * steps if the assembly deformed affinely; the real assembly is softer, so
- * the stress approaches its goal from one side, without overshoot. The
- * controller belongs to the scene: it runs inside grit_step and is saved
- * in restart files (section CTRL). */
+ * under pure stress control the stress approaches its goal from one side,
+ * without overshoot. While prescribed components strain the cell, an
+ * integral term (`integral`) also corrects what the affine feed-forward of
+ * the prescribed strain gets wrong, which a proportional servo would leave
+ * as a lasting error of several per cent. The controller belongs to the
+ * scene: it runs inside grit_step and is saved in restart files (section
+ * CTRL, with its integral terms). */
 enum { GRIT_CTRL_RATE = 0, GRIT_CTRL_STRESS = 1 };
 
 typedef struct grit_cell_ctrl_def {
@@ -71,15 +75,19 @@ typedef struct grit_cell_ctrl_def {
     double stress_tol;    /* within tolerance: |sigma_aa - goal| <= stress_tol * scale (see state) */
     int every;            /* steps between two servo updates, >= 1 */
     int settle;           /* updates in a row within tolerance for `converged` (and grit_cell_ctrl_run), >= 1 */
+    double integral;      /* integral action, in [0, 1): each update adds integral * gain * error to the integral
+                           * term, while prescribed components strain the cell and the rate cap does not bind;
+                           * 0: proportional only */
 } grit_cell_ctrl_def;
 
 /* All axes GRIT_CTRL_RATE with goal 0, no shear, gain 0.5, max_rate 1 1/s,
- * stress_tol 1e-3, every 1, settle 1. */
+ * stress_tol 1e-3, every 1, settle 1, integral 0.5. */
 grit_cell_ctrl_def grit_default_cell_ctrl_def(void);
 
 /* Install (or replace) the controller; the first update is at the next
- * step. Refused with a message naming the field: a mode other than the two,
- * a non-finite goal or grad_v entry, gain outside (0, 1), max_rate not > 0
+ * step, with its integral terms at zero. Refused with a message naming the
+ * field: a mode other than the two, a non-finite goal or grad_v entry, gain
+ * outside (0, 1), integral outside [0, 1), max_rate not > 0
  * and finite, stress_tol < 0, every or settle < 1; GRIT_ESTATE in an
  * aperiodic scene. */
 int grit_cell_ctrl_set(grit_scene *s, const grit_cell_ctrl_def *def);
@@ -100,6 +108,7 @@ typedef struct grit_cell_ctrl_state {
     int held;             /* servo updates in a row within tolerance so far */
     bool converged;       /* held >= settle */
     long updates;         /* servo updates since grit_cell_ctrl_set */
+    double integral[3];   /* the integral term of each stress-controlled axis now, 0 on the others [Pa] */
 } grit_cell_ctrl_state;
 
 /* The controller's state, measured now (one pass over the contacts). */

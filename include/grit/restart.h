@@ -39,8 +39,10 @@ GRIT_BEGIN_DECLS
  * time step's previous step (section DYDT). 5: the periodic cell's stress/strain
  * controller (section CTRL), clumps (section CLMP). 6: the outlets and the
  * id counter (section OUTL; ids are no longer the particle count once
- * particles are deleted). */
-enum { GRIT_RESTART_VERSION = 6 };
+ * particles are deleted). 7: the stress/strain controller's integral gain
+ * and terms (section CTRL; an older file's controller continues without
+ * integral action, as it ran). */
+enum { GRIT_RESTART_VERSION = 7 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

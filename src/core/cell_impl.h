@@ -91,6 +91,7 @@ typedef struct grit_cell {
     int ctrl_countdown; /* steps before its next update (0: at the start of the next step) */
     int ctrl_held;      /* updates in a row within tolerance */
     long ctrl_updates;  /* updates since grit_cell_ctrl_set */
+    double ctrl_integ[3]; /* the servo's integral term per axis [Pa] */
 } grit_cell;
 
 /* Shift s = H k and velocity shift dvs = L H_half k of B's image (spec 1.6,

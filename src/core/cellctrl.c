@@ -2,17 +2,27 @@
  * WeirdTriaxControl, Yade's PeriTriaxController; docs/periodic.md "Stress
  * control").
  *
- * The servo is proportional with an affine stiffness: with the error
- * e = goal - sigma on the stress-controlled axes S, it sets the strain of
- * the next interval on those axes to
- *     d_a = (gain e_a - f_a) / D_a,   D_a = sum_{b in S} |K_ab|,
+ * The servo is proportional-integral with an affine stiffness: with the
+ * error e = goal - sigma on the stress-controlled axes S, it sets the strain
+ * of the next interval on those axes to
+ *     d_a = (gain e_a + I_a - f_a) / D_a,   D_a = sum_{b in S} |K_ab|,
  * where K is the response of the diagonal stresses to the cell's strain if
  * every contact followed it (stress_impl.h) and f_a is the response to the
  * prescribed components of the interval (a feed-forward). D dominates K on
  * S (D - K is diagonally dominant), and the real assembly is softer than
- * the affine one, so the error after an interval is (I - gain M) e with the
- * eigenvalues of M in [0, 1]: every mode of the error shrinks and keeps its
- * sign. Why this holds and when it does not: docs/periodic.md. */
+ * the affine one, so without I the error after an interval is
+ * (I - gain M) e with the eigenvalues of M in [0, 1]: every mode of the
+ * error shrinks and keeps its sign.
+ *
+ * The integral I_a (I_a += integral gain e_a per update) removes what the
+ * feed-forward gets wrong: near failure a granular assembly is a hundred
+ * times softer than the affine estimate against the servo's own strain but
+ * couples more strongly to the prescribed one, and a P servo then settles
+ * where gain e M balances that mismatch, several per cent off (measured:
+ * docs/periodic.md). It integrates only while prescribed components strain
+ * the cell (without them f = 0 and there is nothing to correct, and the P
+ * servo alone cannot overshoot) and not while the rate cap scales the step
+ * (anti-windup). */
 #include <stdio.h>
 
 #include "contact/stress_impl.h"
@@ -24,6 +34,7 @@ grit_cell_ctrl_def grit_default_cell_ctrl_def(void)
     grit_cell_ctrl_def d = {0};
     for (int a = 0; a < 3; a++) d.mode[a] = GRIT_CTRL_RATE;
     d.gain = 0.5;
+    d.integral = 0.5;
     d.max_rate = 1.0;
     d.stress_tol = 1e-3;
     d.every = 1;
@@ -49,6 +60,11 @@ int grit_cell_ctrl_check(grit_scene *s, const grit_cell_ctrl_def *d, const char 
         return grit_fail(s, GRIT_EINVAL,
                          "%s: gain = %g is out of range: must be in (0, 1) (1 and above overshoot an affine assembly)",
                          who, d->gain);
+    if (!(d->integral >= 0 && d->integral < 1))
+        return grit_fail(s, GRIT_EINVAL,
+                         "%s: integral = %g is out of range: must be in [0, 1) (1 and above oscillate without damping "
+                         "on an affine assembly)",
+                         who, d->integral);
     if (!(d->max_rate > 0) || !isfinite(d->max_rate))
         return grit_fail(s, GRIT_EINVAL, "%s: max_rate = %g must be > 0 and finite (1/s)", who, d->max_rate);
     if (!(d->stress_tol >= 0) || !isfinite(d->stress_tol))
@@ -58,8 +74,8 @@ int grit_cell_ctrl_check(grit_scene *s, const grit_cell_ctrl_def *d, const char 
     return GRIT_OK;
 }
 
-void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, double dt, double L[3][3],
-                            grit_cell_ctrl_state *st)
+void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, double dt, const double integ[3],
+                            double L[3][3], grit_cell_ctrl_state *st, double integ_next[3])
 {
     double sig[3][3], K[3][6];
     grit_contact_stress_stiffness(s, sig, K);
@@ -76,7 +92,8 @@ void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, do
         if (!stress[a]) presc[a] = d->goal[a] * T, L[a][a] = d->goal[a];
         scale = fmax(scale, fmax(fabs(sig[a][a]), stress[a] ? fabs(d->goal[a]) : 0));
     }
-    double err[3] = {0}, D[3], x[3] = {0}, worst = 0, over = 1;
+    double err[3] = {0}, D[3], x[3] = {0}, I[3] = {0}, worst = 0, over = 1;
+    bool moving = false; /* prescribed components strain the stress axes (a feed-forward) */
     const double cap = d->max_rate * T;
     for (int a = 0; a < 3; a++) {
         D[a] = 0;
@@ -88,20 +105,28 @@ void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, do
         double f = 0;
         for (int q = 0; q < 6; q++)
             if (q >= 3 || !stress[q]) f += K[a][q] * presc[q];
+        moving |= f != 0;
+        I[a] = integ ? integ[a] : 0;
         for (int b = 0; b < 3; b++)
             if (stress[b]) D[a] += fabs(K[a][b]);
         /* without contacts the cell moves at the cap towards the goal */
-        x[a] = D[a] > 0 ? (d->gain * err[a] - f) / D[a] : (err[a] > 0 ? cap : err[a] < 0 ? -cap : 0);
+        x[a] = D[a] > 0 ? (d->gain * err[a] + I[a] - f) / D[a] : (err[a] > 0 ? cap : err[a] < 0 ? -cap : 0);
         over = fmax(over, fabs(x[a]) / cap);
         worst = fmax(worst, fabs(err[a]));
     }
     /* one factor for all axes: the direction of the step is kept */
     for (int a = 0; a < 3; a++)
         if (stress[a]) L[a][a] = x[a] / over / T;
+    /* the integral: frozen at the cap (anti-windup) and without prescribed
+     * strain; gone on an axis without contacts (a gas has no stress to
+     * hold, and the term would drive its first contacts) */
+    if (integ_next)
+        for (int a = 0; a < 3; a++)
+            integ_next[a] = D[a] > 0 ? I[a] + (moving && over == 1 ? d->integral * d->gain * err[a] : 0) : 0;
     if (!st) return;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) st->stress[i][j] = sig[i][j];
-    for (int a = 0; a < 3; a++) st->error[a] = err[a], st->stiffness[a] = D[a];
+    for (int a = 0; a < 3; a++) st->error[a] = err[a], st->stiffness[a] = D[a], st->integral[a] = I[a];
     st->scale = scale;
     st->rel_error = scale > 0 ? worst / scale : 0;
 }
@@ -125,6 +150,7 @@ int grit_cell_ctrl_set(grit_scene *s, const grit_cell_ctrl_def *def)
     c->ctrl_countdown = 0;
     c->ctrl_held = 0;
     c->ctrl_updates = 0;
+    for (int a = 0; a < 3; a++) c->ctrl_integ[a] = 0;
     return GRIT_OK;
 }
 
@@ -150,7 +176,8 @@ int grit_cell_ctrl_get_state(const grit_scene *s, grit_cell_ctrl_state *st)
     grit_cell_ctrl_state r = {0};
     double L[3][3];
     const grit_cell_ctrl_def d = c->ctrl_on ? c->ctrl : grit_default_cell_ctrl_def();
-    grit_cell_ctrl_command(s, &d, isfinite(s->dt) && s->dt > 0 ? s->dt : 1.0, L, &r);
+    grit_cell_ctrl_command(s, &d, isfinite(s->dt) && s->dt > 0 ? s->dt : 1.0, c->ctrl_on ? c->ctrl_integ : NULL, L,
+                           &r, NULL);
     r.active = c->ctrl_on;
     if (c->ctrl_on) {
         r.held = c->ctrl_held;
@@ -171,7 +198,7 @@ void grit_cell_ctrl_update(grit_scene *s)
     }
     double L[3][3];
     grit_cell_ctrl_state st;
-    grit_cell_ctrl_command(s, &c->ctrl, s->dt, L, &st);
+    grit_cell_ctrl_command(s, &c->ctrl, s->dt, c->ctrl_integ, L, &st, c->ctrl_integ);
     c->ctrl_held = st.rel_error <= c->ctrl.stress_tol ? c->ctrl_held + 1 : 0;
     c->ctrl_updates++;
     c->ctrl_countdown = c->ctrl.every - 1;

@@ -14,8 +14,8 @@ int grit_cell_ctrl_check(grit_scene *s, const grit_cell_ctrl_def *d, const char 
  * d->every steps of dt: the whole gradient L (rows), and st (may be NULL)
  * filled with the stress, errors, stiffnesses and the scale (not the
  * counters). The scene must be periodic. Changes nothing. */
-void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, double dt, double L[3][3],
-                            grit_cell_ctrl_state *st);
+void grit_cell_ctrl_command(const grit_scene *s, const grit_cell_ctrl_def *d, double dt, const double integ[3],
+                            double L[3][3], grit_cell_ctrl_state *st, double integ_next[3]);
 
 /* The step's hook, before the cell moves: an update when one is due. */
 void grit_cell_ctrl_update(grit_scene *s);

@@ -321,7 +321,8 @@ static void sec_inlets(sink *k, const grit_scene *s)
 }
 
 /* The cell's stress/strain controller (core/cellctrl.c; version 5 on): a
- * flag, then its definition and counters. */
+ * flag, then its definition and counters; version 7 on, then its integral
+ * gain and terms. */
 static void sec_ctrl(sink *k, const grit_scene *s)
 {
     const grit_cell *c = s->cell;
@@ -340,6 +341,8 @@ static void sec_ctrl(sink *k, const grit_scene *s)
     put_i32(k, c->ctrl_countdown);
     put_i32(k, c->ctrl_held);
     put_i64(k, c->ctrl_updates);
+    put_f64(k, d->integral);
+    for (int a = 0; a < 3; a++) put_f64(k, c->ctrl_integ[a]);
 }
 
 /* The clumps (shape/clump.c, version 5 on): per clump its body id, member

@@ -847,17 +847,27 @@ static int load_ctrl(loader *L)
     d.settle = (int32_t)get_u32(L);
     const int32_t countdown = (int32_t)get_u32(L), held = (int32_t)get_u32(L);
     const int64_t updates = get_i64(L);
+    /* before version 7 the servo was proportional only: it continues so */
+    d.integral = 0;
+    double integ[3] = {0, 0, 0};
+    if (L->version >= 7) {
+        d.integral = get_f64(L);
+        for (int a = 0; a < 3; a++) integ[a] = get_f64(L);
+    }
     if (L->msg[0]) return -1;
     if (grit_cell_ctrl_check(s, &d, "section CTRL")) return fail(L, "%s", grit_last_error(s));
     if (countdown < 0 || countdown >= d.every || held < 0 || updates < 0)
         return fail(L, "section CTRL: countdown %d (every %d), held %d, updates %lld are not a valid state", countdown,
                     d.every, held, (long long)updates);
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(integ[a])) return fail(L, "section CTRL: integral term %d = %g must be finite", a, integ[a]);
     grit_cell *c = s->cell;
     c->ctrl = d;
     c->ctrl_on = true;
     c->ctrl_countdown = countdown;
     c->ctrl_held = held;
     c->ctrl_updates = (long)updates;
+    for (int a = 0; a < 3; a++) c->ctrl_integ[a] = integ[a];
     return 0;
 }
 
