@@ -38,8 +38,8 @@
     X(double, checkpoint, 600.0, "s", 0.0, INFINITY, 0, NULL, \
       "wall-clock seconds between restart files OUT.partial/restart.grit during the run (0: none)") \
     X(int, threads, 0, "-", 0, 1024, 0, NULL, \
-      "worker threads; 0: OMP_NUM_THREADS if set, else the cores the process may use (the results are the same " \
-      "to the bit with any count)")
+      "worker threads; 0: OMP_NUM_THREADS if set, else automatic: up to the cores the process may use, fewer " \
+      "while fewer are measured faster (a busy machine); the results are the same to the bit with any count")
 /* clang-format on */
 
 typedef struct run_def {

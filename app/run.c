@@ -370,6 +370,10 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
      * contact loop by functor (geometry kind / law) */
     printf("  time (CPU s)  integrate %.3g, broad phase %.3g (rebuilds %.3g, re-sorts %.3g), contacts %.3g\n",
            st.time_integrate, st.time_collide, st.time_rebuild, st.time_sort, st.time_contacts);
+    if (st.threads_steps)
+        printf("  threads       automatic: %.2f on average over %ld steps, %d now (threads=N or OMP_NUM_THREADS fixes "
+               "it)\n",
+               st.threads_mean, st.threads_steps, grit_threads(s));
     grit_functor_time ft[32];
     const int nft = grit_functor_times(s, ft, 32);
     for (int k = 0; k < nft && k < 32; k++)

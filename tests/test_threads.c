@@ -195,9 +195,45 @@ static void thread_count_api(void)
     grit_scene_destroy(s);
 }
 
+/* The automatic count (core/threads_tune.c) changes the count between
+ * steps; with windows of two steps and no minimum duration it does so every
+ * few steps here, among 1, 2 and 4. The run is still the 1-thread run's bytes. */
+static void automatic_count(void)
+{
+    grit_scene *ref = pile_idealelpl();
+    CHECK(grit_set_threads(ref, 1) == GRIT_OK);
+    ref->par_min = 1;
+    plain_run(ref, 60);
+    grit_scene *s = pile_idealelpl();
+    CHECK(grit_set_threads(s, 0) == GRIT_OK);
+    s->par_min = 1;
+    s->tune_on = 1; /* automatic whatever OMP_NUM_THREADS and the cores say */
+    grit_tune_init(&s->tune, 4);
+    s->tune.window = 2;
+    s->tune.min_seconds = 0;
+    int seen[5] = {0};
+    for (long k = 0; k < 60; k++) {
+        seen[grit_threads(s)]++;
+        CHECK(grit_step(s, 1) == GRIT_OK);
+    }
+    fprintf(stderr, "automatic: steps at 1/2/4 threads %d/%d/%d\n", seen[1], seen[2], seen[4]);
+    CHECK(seen[2] > 0 && seen[4] > 0); /* the count did change */
+    grit_stats st;
+    grit_get_stats(s, &st);
+    CHECK(st.threads_steps == 60 && st.threads_mean > 1 && st.threads_mean <= 4);
+    const int bad = fx_state_diff(ref, s, "automatic");
+    CHECK(bad == 0);
+    /* a count set by hand ends the automatic one */
+    CHECK(grit_set_threads(s, 2) == GRIT_OK && grit_threads(s) == 2);
+    CHECK(grit_step(s, 4) == GRIT_OK && grit_threads(s) == 2);
+    grit_scene_destroy(s);
+    grit_scene_destroy(ref);
+}
+
 int main(void)
 {
     RUN(thread_count_api);
+    RUN(automatic_count);
     RUN(deposit);
     RUN(kuhn_bed);
     RUN(hertz_bed);

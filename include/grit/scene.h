@@ -216,7 +216,9 @@ long grit_step_count(const grit_scene *s);
 double grit_time(const grit_scene *s);
 double grit_dt(const grit_scene *s);
 /* Worker threads of the scene's steps (OpenMP). n = 0 (the default): as many
- * as OMP_NUM_THREADS says, else the cores the process may use. Results do
+ * as OMP_NUM_THREADS says; without it, automatic: up to the cores the process
+ * may use, fewer while fewer run the steps faster (the step's wall time is
+ * measured, docs/performance.md "Threads"). Results do
  * not depend on the count: every run repeats to the bit with any count
  * (docs/architecture.md, "threads"). Not saved in restart files. */
 int grit_set_threads(grit_scene *s, int n);
@@ -326,6 +328,11 @@ typedef struct grit_stats {
     /* of time_collide: broad-phase rebuilds (without sorting; with the
      * particles' contact lists they make stale), re-sorts */
     double time_rebuild, time_sort;
+    /* worker threads: the mean count over the steps the automatic count
+     * timed (threads = 0 without OMP_NUM_THREADS; 0 when it timed none),
+     * and how many steps it timed */
+    double threads_mean;
+    long threads_steps;
 } grit_stats;
 void grit_get_stats(const grit_scene *s, grit_stats *out);
 

@@ -124,7 +124,8 @@ class ContactInfo(ctypes.Structure):
 class Stats(ctypes.Structure):
     _fields_ = [("rebuilds", c_long), ("sorts", c_long), ("potential_pairs", c_int), ("real_contacts", c_int),
                 ("verlet_dist", c_double), ("time_integrate", c_double), ("time_collide", c_double),
-                ("time_contacts", c_double), ("time_rebuild", c_double), ("time_sort", c_double)]
+                ("time_contacts", c_double), ("time_rebuild", c_double), ("time_sort", c_double),
+                ("threads_mean", c_double), ("threads_steps", c_long)]
 
 
 class ArrayInfo(ctypes.Structure):

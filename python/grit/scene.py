@@ -363,9 +363,9 @@ class Scene:
 
     @property
     def threads(self) -> int:
-        """Worker threads of the steps (OpenMP): the count in use. Set 0 for automatic (OMP_NUM_THREADS,
-        else the cores the process may use). Results are the same to the bit with any count; not saved
-        with the scene."""
+        """Worker threads of the steps (OpenMP): the count the next step uses. Set 0 for automatic
+        (OMP_NUM_THREADS if set, else up to the cores the process may use, fewer while fewer are measured
+        faster). Results are the same to the bit with any count; not saved with the scene."""
         return _LIB.grit_threads(self._p())
 
     @threads.setter

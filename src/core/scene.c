@@ -222,4 +222,7 @@ void grit_get_stats(const grit_scene *s, grit_stats *out)
     out->potential_pairs = s->c.n + s->c.n_pot - s->c.n_promoted;
     out->real_contacts = s->c.n_real;
     out->verlet_dist = s->verlet_dist;
+    const long timed = s->tune_on > 0 ? s->tune.steps_by[0] + s->tune.steps_by[1] : 0;
+    out->threads_steps = timed;
+    out->threads_mean = timed ? s->tune.thread_steps / (double)timed : 0;
 }

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "core/threads_tune.h"
 #include "grit/scene.h"
 #include "grit/inlet.h"
 #include "grit/outlet.h"
@@ -319,6 +320,8 @@ struct grit_scene {
     int n_local6, cap_local6;
 
     int threads; /* worker threads; 0: automatic (core/threads.c); not saved: results do not depend on it */
+    int tune_on;   /* automatic count: 0 not decided yet, 1 tuned (tune), -1 fixed (OMP_NUM_THREADS) */
+    grit_tune tune; /* the automatic count's measurements (core/threads_tune.c) */
     int par_min;   /* loops of fewer items stay serial (core/threads.h, grit_par); 0: the default */
     void *scratch; /* the per-chunk sums of a parallel loop (grit_scratch) */
     size_t scratch_cap;

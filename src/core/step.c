@@ -7,6 +7,7 @@
 #include "cg2/cg2.h"
 #include "collide/broadphase.h"
 #include "contact/contact_loop.h"
+#include "core/threads.h"
 #include "core/clock.h"
 #include "core/cell_impl.h"
 #include "core/cellctrl.h"
@@ -68,6 +69,8 @@ int grit_step(grit_scene *s, long n)
 {
     if (n < 0) return grit_fail(s, GRIT_EINVAL, "grit_step: number of steps %ld must be >= 0", n);
     for (long k = 0; k < n; k++) {
+        const bool tuning = grit_threads_tuning(s);
+        const double wall0 = tuning ? grit_wall_now() : 0;
         if (s->n_outlets) { /* before the inlets: they see the room made */
             int rc = grit_outlets_run(s);
             if (rc) return rc;
@@ -126,6 +129,7 @@ int grit_step(grit_scene *s, long n)
         s->dt_prev = dt;
         /* after the step: the scene is a consistent state of step s->step */
         if ((rc = grit_health_check(s))) return rc;
+        if (tuning) grit_tune_step(&s->tune, grit_wall_now() - wall0);
 #ifdef GRIT_VALIDATE
         char verr[256];
         if (grit_scene_validate(s, verr, sizeof verr)) {

@@ -20,6 +20,13 @@ enum { GRIT_PCHUNK = 1024, GRIT_CCHUNK = 1024 };
 /* threads for this scene's parallel loops (>= 1) */
 int grit_nthreads(const grit_scene *s);
 
+/* Before a step: whether the automatic count (core/threads_tune.h) times it.
+ * Decides once whether the count is automatic: threads = 0 and no
+ * OMP_NUM_THREADS. The step's wall time then goes to grit_tune_step. */
+bool grit_threads_tuning(grit_scene *s);
+/* the monotonic wall clock [s] */
+double grit_wall_now(void);
+
 /* this thread's number in the current parallel region: 0 on the thread that
  * entered it (and outside any region) */
 int grit_thread_num(void);
