@@ -355,16 +355,18 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
                0.0 - (sig[0][0] + sig[1][1] + sig[2][2]) / 3, sig[0][0], sig[1][1], sig[2][2], sig[1][2], sig[0][2],
                sig[0][1], grit_cell_volume(s));
     const double tt = st.time_integrate + st.time_collide + st.time_contacts;
-    printf("  broad phase   %ld rebuilds, %ld re-sorts, Verlet distance %.3g m; time: integrate %.0f%%, collide "
+    printf("  broad phase   %ld rebuilds, %ld re-sorts, Verlet distance %.3g m%s; time: integrate %.0f%%, collide "
            "%.0f%%, contacts %.0f%%\n",
-           st.rebuilds, st.sorts, st.verlet_dist, 100 * st.time_integrate / fmax(tt, 1e-30),
+           st.rebuilds, st.sorts, st.verlet_dist, isnan(grit_scene_get_def(s)->verlet_dist) ? " (automatic)" : "",
+           100 * st.time_integrate / fmax(tt, 1e-30),
            100 * st.time_collide / fmax(tt, 1e-30), 100 * st.time_contacts / fmax(tt, 1e-30));
     /* a skin too thin for the speeds: the pair list is rebuilt nearly every
      * step, the broad phase's cost without its benefit */
     const double per_rebuild = (double)grit_step_count(s) / (double)(st.rebuilds > 0 ? st.rebuilds : 1);
-    if (grit_step_count(s) >= 100 && st.rebuilds > 0 && per_rebuild < 5)
+    if (grit_step_count(s) >= 100 && st.rebuilds > 0 && per_rebuild < 5 && !isnan(grit_scene_get_def(s)->verlet_dist))
         printf("  hint          the pair list was rebuilt every %.1f steps on average: a larger Verlet distance "
-               "(verlet_dist=, now %.3g m; negative: a fraction of the smallest radius) makes rebuilds rarer\n",
+               "(verlet_dist=, now %.3g m; negative: a fraction of the smallest radius; nan: chosen by grit) makes "
+               "rebuilds rarer\n",
                per_rebuild, st.verlet_dist);
     /* where the time went: the broad phase by rebuild and sort, the
      * contact loop by functor (geometry kind / law) */

@@ -1,7 +1,7 @@
 /* grit_bench: the benchmark scene box-N of ../shared/bench/SCENES.md, timed.
  *
  *   grit_bench --csv FILE --L SIDE [--steps N] [--phase NAME] [--out FINAL.csv]
- *              [--verlet V] [--sort-period K] [--scalar] [--every K]
+ *              [--verlet V|auto] [--sort-period K] [--scalar] [--every K]
  *   grit_bench --grid NX,NY,NZ [--steps N] [--check]        (a small built-in scene)
  *
  * Spheres from FILE (CSV x,y,z,r in m) in an open box of five walls
@@ -151,7 +151,7 @@ static double add_grid(grit_scene *s, int mat, int nx, int ny, int nz)
 static void usage(void)
 {
     fprintf(stderr, "usage: grit_bench --csv FILE --L SIDE [--steps N] [--phase NAME] [--out FINAL.csv]\n"
-                    "                  [--verlet V] [--sort-period K] [--scalar] [--every K]\n"
+                    "                  [--verlet V|auto] [--sort-period K] [--scalar] [--every K]\n"
                     "       grit_bench --grid NX,NY,NZ [--steps N] [--check]\n");
     exit(2);
 }
@@ -160,6 +160,7 @@ int main(int argc, char **argv)
 {
     const char *csv = NULL, *out = NULL, *phase = "dense";
     double L = NAN, verlet = NAN;
+    bool verlet_set = false;
     long steps = 2000, every = 0;
     int sort_period = -1, nx = 0, ny = 0, nz = 0;
     bool scalar = false, check = false;
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--every"))
             every = atol(v), a++;
         else if (!strcmp(k, "--verlet"))
-            verlet = atof(v), a++;
+            verlet = !strcmp(v, "auto") ? NAN : atof(v), verlet_set = true, a++;
         else if (!strcmp(k, "--sort-period"))
             sort_period = atoi(v), a++;
         else if (!strcmp(k, "--grid") && sscanf(v, "%d,%d,%d", &nx, &ny, &nz) == 3 && nx > 0 && ny > 0 && nz > 0)
@@ -200,7 +201,7 @@ int main(int argc, char **argv)
     d.dt = 2.5e-6;
     d.track_energy = false;
     d.simd = !scalar;
-    if (!isnan(verlet)) d.verlet_dist = verlet;
+    if (verlet_set) d.verlet_dist = verlet; /* (auto: nan) */
     if (sort_period >= 0) d.sort_period = sort_period;
     grit_scene *s = grit_scene_create(&d);
     if (!s) die("scene", NULL);

@@ -99,7 +99,7 @@ static void scene_def_out_of_range(void)
     BAD(damping, 1.0, "= 1");
     BAD(damping, -0.1, "-0.1");
     BAD(verlet_dist, -2.0, "-2");
-    BAD(verlet_dist, NAN, "nan");
+    BAD(verlet_dist, INFINITY, "inf"); /* (nan is the automatic skin) */
     BAD(trsf_renorm, -1, "-1");
     BAD(sort_period, -5, "-5");
     BAD(friction_rule, 4, "= 4");

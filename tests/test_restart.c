@@ -156,6 +156,57 @@ static void bitwise_restart(void)
     grit_scene_destroy(a);
 }
 
+/* The pile with the automatic Verlet distance: continued bitwise from a
+ * save made just before a rebuild that changes the skin (the choice needs
+ * the step of the last rebuild, section VRLT) and from one right after it. */
+static grit_scene *pile_auto(void)
+{
+    grit_scene *s = pile(GRIT_LAW_IDEALELPL);
+    grit_scene_def d = *grit_scene_get_def(s);
+    d.verlet_dist = NAN;
+    CHECK(grit_scene_set_def(s, &d) == GRIT_OK);
+    return s;
+}
+
+static void bitwise_restart_auto(void)
+{
+    enum { T = 1600 };
+    grit_scene *a = pile_auto();
+    grit_stats prev, cur;
+    CHECK(grit_step(a, 1) == GRIT_OK);
+    grit_get_stats(a, &prev);
+    long before = -1, after = -1;
+    int changes = 0;
+    for (long k = 2; k <= T; k++) {
+        if (before < 0) CHECK(grit_save(a, "test_restart_va.grit") == GRIT_OK); /* the state of step k - 1 */
+        CHECK(grit_step(a, 1) == GRIT_OK);
+        grit_get_stats(a, &cur);
+        if (cur.verlet_dist != prev.verlet_dist) {
+            changes++;
+            if (before < 0 && k > 200) {
+                before = k - 1;
+                CHECK(grit_save(a, "test_restart_vb.grit") == GRIT_OK);
+                after = k;
+            }
+        }
+        prev = cur;
+    }
+    printf("  automatic skin: %d changes in %d steps, %ld rebuilds, skin now %.3g m\n", changes, T, cur.rebuilds,
+           cur.verlet_dist);
+    CHECK(changes >= 1 && before > 0);
+    if (before > 0) {
+        continue_and_compare("test_restart_va.grit", a, "the next step rebuilds with another skin");
+        continue_and_compare("test_restart_vb.grit", a, "right after the skin changed");
+    }
+    CHECK(after == before + 1);
+    remove("test_restart_va.grit");
+    remove("test_restart_vb.grit");
+    grit_scene_destroy(a);
+    a = pile_auto();
+    n_save_load_n(a, pile_auto(), 800);
+    grit_scene_destroy(a);
+}
+
 /* The pile with 60 of its spheres replaced by clumps of three overlapping
  * members in random orientations (docs/clumps.md): bodies integrated,
  * members placed and summed, the collider skipping a clump's own pairs. */
@@ -739,15 +790,15 @@ static void continue_like_old_build(grit_scene *s, const char *ref)
 }
 
 /* A version-4 file from a current one: without the sections versions 5
- * and 6 added (CTRL, CLMP, OUTL); `out` holds n bytes, the new length is
- * returned. */
+ * to 7 added (CTRL, CLMP, OUTL, VRLT); `out` holds n bytes, the new length
+ * is returned. */
 static long cut_v5(const unsigned char *buf, long n, unsigned char *out)
 {
-    static const char *const added[] = {"CTRL", "CLMP", "OUTL"};
+    static const char *const added[] = {"CTRL", "CLMP", "OUTL", "VRLT"};
     unsigned char *tmp = malloc((size_t)n);
     memcpy(tmp, buf, (size_t)n);
     long m = n;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         uint64_t len = 0;
         const long at = section_at(tmp, m, added[k], &len);
         CHECK(at > 0);
@@ -802,9 +853,30 @@ static void older_versions_load(void)
     expect_fail("section CELL is missing");
     free(b);
     free(buf);
-    /* a version-5 file (no OUTL) loads; its ids were its particle count */
+    /* a version-7 file (no VRLT) loads: the automatic skin's next choice
+     * takes the displacement per step from the velocities; VRLT in it is refused */
     buf = slurp(GOOD, &n);
     b = malloc((size_t)n);
+    long vrlt = section_at(buf, n, "VRLT", &len);
+    CHECK(vrlt > 0 && len == 8);
+    m = cut(buf, n, "VRLT", vrlt - 16, 16 + (long)len, b);
+    set_version(b, m, 7);
+    spit(BAD, b, m);
+    s = grit_scene_load(BAD);
+    CHECK(s != NULL && s->verlet_last_rebuild == -1);
+    if (s) {
+        CHECK(grit_step(s, 5) == GRIT_OK);
+        grit_scene_destroy(s);
+    }
+    set_version(b, m, 8);
+    spit(BAD, b, m);
+    expect_fail("section VRLT is missing");
+    set_version(buf, n, 7);
+    spit(BAD, buf, n);
+    expect_fail("section VRLT in a file of format version 7");
+    /* a version-5 file (no OUTL) loads; its ids were its particle count */
+    memcpy(buf, b, (size_t)m);
+    n = m;
     long outl = section_at(buf, n, "OUTL", &len);
     CHECK(outl > 0);
     m = cut(buf, n, "OUTL", outl - 16, 16 + (long)len, b);
@@ -1034,6 +1106,13 @@ static void bitwise_restart_periodic_ctrl(void)
     long n;
     unsigned char *buf = slurp("test_restart_c1.grit", &n), *b = malloc((size_t)n);
     uint64_t len;
+    { /* the versions below are made from a version-7 file: without VRLT (version 8 on) */
+        const long vrlt = section_at(buf, n, "VRLT", &len);
+        CHECK(vrlt > 0);
+        n = cut(buf, n, "VRLT", vrlt - 16, 16 + (long)len, b);
+        set_version(b, n, 7);
+        memcpy(buf, b, (size_t)n);
+    }
     const long ctrl = section_at(buf, n, "CTRL", &len);
     CHECK(ctrl > 0 && buf[ctrl] == 1);
     long m = cut_v5(buf, n, b);
@@ -1130,6 +1209,7 @@ int main(void)
 {
     RUN(crc_check_value);
     RUN(bitwise_restart);
+    RUN(bitwise_restart_auto);
     RUN(bitwise_restart_linel6_imposed);
     RUN(bitwise_restart_step0);
     RUN(bitwise_restart_clumps);

@@ -41,8 +41,9 @@ GRIT_BEGIN_DECLS
  * id counter (section OUTL; ids are no longer the particle count once
  * particles are deleted). 7: the stress/strain controller's integral gain
  * and terms (section CTRL; an older file's controller continues without
- * integral action, as it ran). */
-enum { GRIT_RESTART_VERSION = 7 };
+ * integral action, as it ran). 8: the automatic Verlet distance's
+ * last rebuild (section VRLT). */
+enum { GRIT_RESTART_VERSION = 8 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

@@ -54,8 +54,10 @@ typedef enum grit_status {
     X(double, mass_damping, 0.0, "1/s", 0.0, INFINITY, 0, NULL, \
       "viscous mass damping: force -c m v and torque -c I w on every particle, velocities decay as exp(-c t) " \
       "(0: none)") \
-    X(double, verlet_dist, -0.05, "m", -1.0, INFINITY, 0, NULL, \
-      "broad-phase skin added to every bounding box; negative: that fraction of the smallest radius") \
+    X(double, verlet_dist, -0.05, "m", -1.0, INFINITY, GRIT_P_NAN_OK, NULL, \
+      "broad-phase skin added to every bounding box; negative: that fraction of the smallest radius; nan: " \
+      "chosen at every rebuild from the displacement per step, 0.02 to 1 times the smallest radius " \
+      "(docs/broad-phase.md)") \
     X(flag, track_energy, false, "-", 0, 1, 0, NULL, \
       "book every energy term (kinetic, gravity, elastic, dissipation) at every step") \
     X(int, trsf_renorm, 100, "steps", 0, 1e9, 0, NULL, \

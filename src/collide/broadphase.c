@@ -8,6 +8,7 @@
 #include "contact/adjacency.h"
 #include "collide/periodic.h"
 #include "collide/sort.h"
+#include "collide/verlet_auto.h"
 #include "core/assert.h"
 #include "core/clock.h"
 #include "core/storage.h"
@@ -79,15 +80,12 @@ double grit_verlet_dist(grit_scene *s)
 {
     if (!isnan(s->verlet_dist)) return s->verlet_dist;
     double vd = s->def.verlet_dist;
+    if (isnan(vd)) return s->verlet_dist = grit_verlet_auto_choose(s, NAN); /* the first automatic skin */
     if (vd >= 0) {
         s->verlet_dist = vd;
         return vd;
     }
-    double rmin = INFINITY;
-    for (int i = 0; i < s->b.n; i++) {
-        double r = grit_shape_classes[s->b.shape[i]]->equiv_radius(s, i);
-        if (r > 0 && r < rmin) rmin = r;
-    }
+    const double rmin = grit_min_radius(s);
     s->verlet_dist = isfinite(rmin) ? -vd * rmin : 0.0;
     return s->verlet_dist;
 }
@@ -625,6 +623,7 @@ int grit_broadphase_finish(grit_scene *s)
     if (install_pairs(s) || record_rotations(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory in the broad phase");
     for (int i = 0; i < s->b.n; i++) s->b.refpos[i] = s->b.pr[i].pos;
     s->max_disp2 = 0;
+    s->verlet_last_rebuild = s->step;
     s->need_rebuild = false;
     s->stats.rebuilds++;
     return GRIT_OK;
@@ -715,6 +714,8 @@ int grit_collide(grit_scene *s)
         rotation_stale(s, dv)) {
         /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
         const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
+        /* the automatic skin for the next interval, from the one that ends */
+        if (isnan(s->def.verlet_dist) && dv > 0) s->verlet_dist = grit_verlet_auto_choose(s, disp2);
         int rc = grit_broadphase_rebuild(s);
         if (!rc) rc = adjacency(s);
         s->stats.time_rebuild += grit_cpu_now() - t - (s->stats.time_sort - sort0);

@@ -122,6 +122,22 @@ int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, co
     return GRIT_OK;
 }
 
+double grit_periodic_max_skin(const grit_scene *s)
+{
+    const grit_mat3 Hinv = m3_inverse(&s->cell->H);
+    double cap = INFINITY;
+    for (int i = 0; i < s->b.n; i++) {
+        grit_vec3 c, e0, e1;
+        /* the half extent is affine in the skin: its value at 0 and its growth per unit */
+        if (!reduced_box(s, i, &Hinv, 0.0, &c, &e0) || !reduced_box(s, i, &Hinv, 1.0, &c, &e1)) continue;
+        for (int a = 0; a < 3; a++) {
+            const double g = v3_get(e1, a) - v3_get(e0, a);
+            if (g > 0) cap = fmin(cap, (0.225 - v3_get(e0, a)) / g);
+        }
+    }
+    return cap;
+}
+
 /* Room for n particles in the per-particle arrays. */
 static int reserve_boxes(grit_pbp *p, int n)
 {

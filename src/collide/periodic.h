@@ -31,6 +31,12 @@ double grit_periodic_disp2(const grit_scene *s);
 /* grit_broadphase_box_escaped for a periodic scene. */
 bool grit_periodic_box_escaped(const grit_scene *s, int i);
 
+/* The largest skin with which every particle's box spans less than 0.45 of
+ * the cell along each base vector (the check below asks for 0.5; the margin
+ * leaves room for the cell's deformation until the next rebuild); INFINITY
+ * without particles. The automatic Verlet distance keeps below it. */
+double grit_periodic_max_skin(const grit_scene *s);
+
 /* Check that every particle's box, enlarged by `skin`, spans less than half
  * of the cell H along each base vector (and is bounded). GRIT_OK or an
  * error naming the particle; `who` prefixes the message. */

@@ -47,7 +47,7 @@ int grit_append_body(grit_scene *s, grit_shape_type shape, int sidx, int mat, ui
     }
     /* a relative Verlet distance resolved while no particle had a size (an
      * inlet's scene starts with walls only) is resolved again */
-    if (s->verlet_dist == 0 && s->def.verlet_dist < 0) s->verlet_dist = NAN;
+    if (s->verlet_dist == 0 && !(s->def.verlet_dist >= 0)) s->verlet_dist = NAN; /* (nan: automatic) */
     int i = b->n++;
     s->next_id++;
     s->gen_bodies++; /* the arrays may have moved and have one more row */

@@ -50,6 +50,7 @@ grit_scene *grit_scene_create(const grit_scene_def *def)
     s->dt = d.dt;
     s->dt_prev = NAN;
     s->verlet_dist = NAN;
+    s->verlet_last_rebuild = -1;
     s->need_rebuild = true;
     s->last_sort_step = -1;
     s->bp = grit_broadphase_create();
@@ -94,7 +95,8 @@ void grit_scene_destroy(grit_scene *s)
 int grit_scene_set_def(grit_scene *s, const grit_scene_def *def)
 {
     if (validate_def(def, s->err, sizeof s->err)) return GRIT_EINVAL;
-    bool skin_changed = def->verlet_dist != s->def.verlet_dist ||
+    /* (nan, the automatic skin, equals itself here) */
+    bool skin_changed = (def->verlet_dist != s->def.verlet_dist && !(isnan(def->verlet_dist) && isnan(s->def.verlet_dist))) ||
                         def->interaction_radius != s->def.interaction_radius;
     s->def = *def;
     s->dt_check = true;

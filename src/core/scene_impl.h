@@ -314,6 +314,7 @@ struct grit_scene {
     bool need_rebuild;
     long last_sort_step;
     double max_disp2; /* max squared displacement since rebuild (from integrator) */
+    long verlet_last_rebuild; /* step of the last rebuild (-1: none, or unknown after loading an older file) */
 
     /* local-axes impositions (law tester), by particle id */
     struct grit_local6 *local6;

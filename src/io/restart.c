@@ -164,6 +164,10 @@ static void sec_broadphase(sink *k, const grit_scene *s)
     put_i64(k, s->stats.sorts);
 }
 
+/* the automatic Verlet distance's state (version 8 on): the step of the
+ * last rebuild, whose interval gives the displacement per step */
+static void sec_verlet(sink *k, const grit_scene *s) { put_i64(k, s->verlet_last_rebuild); }
+
 static void sec_shapes(sink *k, const grit_scene *s)
 {
     PUT_ARRAY(k, "walls", s->walls, s->n_walls);
@@ -387,6 +391,7 @@ static const struct {
     {"DYDT", sec_dyndt},
     {"CTRL", sec_ctrl},
     {"CLMP", sec_clumps},
+    {"VRLT", sec_verlet}, /* (before OUTL, the last section since version 6) */
     {"OUTL", sec_outlets},
 };
 enum { N_SECTIONS = sizeof sections / sizeof sections[0] };

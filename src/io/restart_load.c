@@ -356,6 +356,15 @@ static int load_step(loader *L)
     return 0;
 }
 
+static int load_verlet(loader *L)
+{
+    const int64_t v = get_i64(L);
+    if (!L->msg[0] && (v < -1 || v > L->s->step))
+        return fail(L, "the last rebuild's step %lld is not between -1 and the step %ld", (long long)v, L->s->step);
+    L->s->verlet_last_rebuild = (long)v;
+    return L->msg[0] ? -1 : 0;
+}
+
 static int load_dyndt(loader *L)
 {
     L->s->dt_prev = get_f64(L);
@@ -1120,6 +1129,7 @@ grit_scene *grit_scene_load(const char *path)
         {"CTRL", load_ctrl, 0, UINT64_MAX, 5},
         {"CLMP", load_clumps, 0, UINT64_MAX, 5},
         {"OUTL", load_outlets, 0, UINT64_MAX, 6},
+        {"VRLT", load_verlet, 0, UINT64_MAX, 8},
     };
     const int nsec = (int)(sizeof secs / sizeof secs[0]);
     L.f = fopen(path, "rb");
