@@ -153,6 +153,48 @@ static void same_bytes_any_threads(void)
     grit_scene_destroy(ref);
 }
 
+/* A capsule spinning in place among spheres (test_broadphase_shapes.c):
+ * only its rotation triggers rebuilds, and the automatic skin must see that
+ * motion (the surface's move, not the centre's, which is zero) and widen. */
+static void spinning_capsule(void)
+{
+    long rebuilds[2];
+    double skin[2];
+    for (int q = 0; q < 2; q++) {
+        grit_scene_def sd = grit_default_scene_def();
+        sd.dt = 1e-4;
+        sd.verlet_dist = q ? NAN : -0.05;
+        grit_scene *s = fx_scene(&sd);
+        const int m = fx_mat(s, 1e6, 0.2, 0.5);
+        grit_capsule_def c = grit_default_capsule_def();
+        c.radius = 0.03;
+        c.shaft = 1.0;
+        c.angvel = v3(0, 0, 5);
+        c.blocked = GRIT_BLOCK_X | GRIT_BLOCK_Y | GRIT_BLOCK_Z;
+        c.material = m;
+        CHECK(grit_add_capsule(s, &c) >= 0);
+        for (int k = 0; k < 12; k++) {
+            const double a = 2 * M_PI * (k + 0.5) / 12;
+            grit_sphere_def d = grit_default_sphere_def();
+            d.radius = 0.03;
+            d.pos = v3(0.54 * cos(a), 0.54 * sin(a), 0);
+            d.blocked = GRIT_BLOCK_ALL;
+            d.material = m;
+            CHECK(grit_add_sphere(s, &d) >= 0);
+        }
+        CHECK(grit_step(s, 3000) == GRIT_OK);
+        grit_stats st;
+        grit_get_stats(s, &st);
+        rebuilds[q] = st.rebuilds;
+        skin[q] = st.verlet_dist;
+        grit_scene_destroy(s);
+    }
+    printf("  spinning capsule, 3000 steps: %ld rebuilds at 0.05 r (%.3g m), %ld automatic (skin %.3g m)\n",
+           rebuilds[0], skin[0], rebuilds[1], skin[1]);
+    CHECK(skin[1] > skin[0]);
+    CHECK(rebuilds[1] < rebuilds[0] / 2);
+}
+
 /* A user's skin, absolute or relative, is used as given at every rebuild. */
 static void user_skin_kept(void)
 {
@@ -176,6 +218,7 @@ int main(void)
     RUN(bounds_in_flow);
     RUN(no_contact_missed);
     RUN(same_bytes_any_threads);
+    RUN(spinning_capsule);
     RUN(user_skin_kept);
     TEST_MAIN_END();
 }

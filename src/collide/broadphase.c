@@ -585,6 +585,22 @@ static bool rotation_stale(const grit_scene *s, double dv)
     return false;
 }
 
+/* The largest move of a rotation-sensitive particle's surface since the
+ * last rebuild, by the bound of rotation_stale: for the automatic skin,
+ * whose displacement per step must see what triggers the rebuilds. */
+static double rotation_disp(const grit_scene *s)
+{
+    const grit_broadphase *bp = s->bp;
+    double m = 0;
+    for (int k = 0; k < bp->n_rot; k++) {
+        int i = bp->rot[k];
+        grit_quat d = q_mul(s->b.ori[i], q_conj(bp->rot_q0[k]));
+        double th = 2.0 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w));
+        m = fmax(m, v3_norm(v3_sub(s->b.pr[i].pos, s->b.refpos[i])) + bp->rot_r[k] * th);
+    }
+    return m;
+}
+
 int grit_broadphase_rebuild(grit_scene *s)
 {
     if (s->cell) return grit_rebuild_periodic(s);
@@ -715,7 +731,10 @@ int grit_collide(grit_scene *s)
         /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
         const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
         /* the automatic skin for the next interval, from the one that ends */
-        if (isnan(s->def.verlet_dist) && dv > 0) s->verlet_dist = grit_verlet_auto_choose(s, disp2);
+        if (isnan(s->def.verlet_dist) && dv > 0) {
+            const double rd = rotation_disp(s);
+            s->verlet_dist = grit_verlet_auto_choose(s, fmax(disp2, rd * rd));
+        }
         int rc = grit_broadphase_rebuild(s);
         if (!rc) rc = adjacency(s);
         s->stats.time_rebuild += grit_cpu_now() - t - (s->stats.time_sort - sort0);
