@@ -958,6 +958,75 @@ static void older_versions_load(void)
     free(buf);
 }
 
+/* Version 9 added the inlets' clump templates to INLT: a version-8 file (a
+ * current one without those bytes: the template count after each inlet's
+ * max_attempts, the drawn template at its end) loads, its inlet inserts
+ * spheres, and it continues as the current file does; a template count out
+ * of range in a version-9 file is refused. */
+static void inlet_v8_loads(void)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt = 2e-6;
+    d.gravity = v3(0, 0, -9.81);
+    grit_scene *a = fx_scene(&d);
+    const int m = fx_mat(a, 1e7, 0.2, 0.5);
+    fx_wall(a, m, 2, 0.0, 1);
+    grit_inlet_def in = grit_default_inlet_def();
+    in.lo = v3(0, 0, 0.004);
+    in.hi = v3(0.01, 0.01, 0.012);
+    in.mass_rate = 0.2;
+    in.r_min = 0.5e-3;
+    in.r_max = 0.8e-3;
+    in.material = m;
+    in.seed = 3;
+    CHECK(grit_add_inlet(a, &in) == 0);
+    CHECK(grit_step(a, 300) == GRIT_OK);
+    CHECK(grit_save(a, GOOD) == GRIT_OK);
+    grit_scene_destroy(a);
+    long n;
+    unsigned char *buf = slurp(GOOD, &n), *b1 = malloc((size_t)n), *b2 = malloc((size_t)n);
+    uint64_t len;
+    const long inlt = section_at(buf, n, "INLT", &len);
+    /* u32 count; i32 region, 19 f64, i32 n_sizes, 8 + 8 f64, i32 material, i64 seed, i32 attempts */
+    const long at_count = inlt + 4 + 4 + 19 * 8 + 4 + 16 * 8 + 4 + 8 + 4;
+    int32_t nc = -1, drawn = -1;
+    memcpy(&nc, buf + at_count, 4);
+    memcpy(&drawn, buf + inlt + (long)len - 4, 4);
+    CHECK(inlt > 0 && nc == 0 && drawn == 0);
+    long m1 = cut(buf, n, "INLT", inlt + (long)len - 4, 4, b1);
+    long m2 = cut(b1, m1, "INLT", at_count, 4, b2);
+    set_version(b2, m2, 8);
+    spit(BAD, b2, m2);
+    grit_scene *s7 = grit_scene_load(BAD), *s8 = grit_scene_load(GOOD); /* s7: the older file */
+    CHECK(s7 != NULL && s8 != NULL);
+    if (s7 && s8) {
+        grit_inlet_def back;
+        CHECK(grit_inlet_get(s7, 0, &back, NULL) == GRIT_OK && back.n_clumps == 0 && back.r_max == in.r_max);
+        CHECK(grit_step(s7, 500) == GRIT_OK && grit_step(s8, 500) == GRIT_OK);
+        check_same_state(s7, s8);
+        grit_inlet_info i7, i8;
+        grit_inlet_get(s7, 0, NULL, &i7);
+        grit_inlet_get(s8, 0, NULL, &i8);
+        printf("  a version-8 inlet file: %ld spheres after 500 more steps, as from the version-9 file: %s\n",
+               i7.count, i7.count == i8.count && i7.mass == i8.mass ? "yes" : "no");
+        CHECK(i7.count == i8.count && i7.mass == i8.mass && i7.count > 20);
+    }
+    grit_scene_destroy(s7);
+    grit_scene_destroy(s8);
+    set_version(b2, m2, 9); /* the same bytes as version 9: the records no longer line up */
+    spit(BAD, b2, m2);
+    expect_fail("section INLT");
+    memcpy(b1, buf, (size_t)n);
+    nc = 9;
+    memcpy(b1 + at_count, &nc, 4);
+    fix_crc(b1, n);
+    spit(BAD, b1, n);
+    expect_fail("inlet 0: 9 clump templates (at most 8)");
+    free(buf);
+    free(b1);
+    free(b2);
+}
+
 static const char *GOOD_P = "test_restart_periodic.grit";
 
 /* Damaged CELL sections of a periodic file: each a one-line error naming
@@ -1225,6 +1294,7 @@ int main(void)
     RUN(inconsistent_sizes);
     RUN(crafted_bytes);
     RUN(older_versions_load);
+    RUN(inlet_v8_loads);
     RUN(cell_section_errors);
     RUN(bitwise_restart_periodic_ctrl);
     RUN(save_errors);

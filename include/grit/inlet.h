@@ -8,7 +8,15 @@
  * step; the particles it adds are ordinary particles. The kinetic energy
  * they bring is booked (negative) in the energy entry `inlet`, so that the
  * balance stays closed. Its random stream and its record are saved in
- * restart files: a continued run inserts the same particles. */
+ * restart files: a continued run inserts the same particles.
+ *
+ * With clump templates (n_clumps > 0) it inserts clumps (grit/clump.h)
+ * instead of spheres: each a template drawn by its mass fraction, turned
+ * by a uniformly random rotation from the inlet's stream, its centre of
+ * mass at a random place such that every member sphere lies inside the
+ * region (the sphere about the centre of mass that holds every member, for
+ * a box or a cylinder) and overlaps nothing. The size fields are then
+ * unused. */
 #ifndef GRIT_INLET_H
 #define GRIT_INLET_H
 
@@ -23,7 +31,16 @@ GRIT_BEGIN_DECLS
  * solid a closed triangle mesh encloses (an STL file's, for example: every
  * edge shared by two triangles of opposite orientation). */
 enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1, GRIT_REGION_MESH = 2 };
-enum { GRIT_INLET_MAX_SIZES = 8 };
+enum { GRIT_INLET_MAX_SIZES = 8, GRIT_INLET_MAX_CLUMPS = 8 };
+
+/* A clump template of an inlet: its member spheres in the template's frame
+ * (the inlet copies them when it is added). */
+typedef struct grit_inlet_clump {
+    int n;                    /* members, 1 ... GRIT_CLUMP_MAX_MEMBERS */
+    const grit_vec3 *centers; /* n member centres (m) */
+    const double *radii;      /* n member radii (m) */
+    double mass_frac;         /* its share of the inserted mass (normalised over the templates) */
+} grit_inlet_clump;
 
 typedef struct grit_inlet_def {
     int region;               /* GRIT_REGION_* */
@@ -43,6 +60,8 @@ typedef struct grit_inlet_def {
     int max_attempts;         /* places tried per particle and step before it waits for the next step */
     int n_tri;                        /* mesh: triangles (copied when the inlet is added) */
     const grit_vec3 (*tri)[3];        /* mesh: their vertices (particles stay entirely inside) */
+    int n_clumps;                     /* 0: spheres; else clumps from the first n_clumps templates */
+    grit_inlet_clump clumps[GRIT_INLET_MAX_CLUMPS];
 } grit_inlet_def;
 
 grit_inlet_def grit_default_inlet_def(void);
@@ -50,7 +69,7 @@ grit_inlet_def grit_default_inlet_def(void);
 /* What an inlet did so far. */
 typedef struct grit_inlet_info {
     double mass;     /* inserted mass, kg */
-    long count;      /* inserted particles */
+    long count;      /* inserted particles (a clump counts once) */
     long failed;     /* places tried that overlapped something */
     double energy;   /* kinetic energy brought in, J */
     int waiting;     /* 1: the region was too full this step; the particle waits */

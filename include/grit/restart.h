@@ -42,8 +42,9 @@ GRIT_BEGIN_DECLS
  * particles are deleted). 7: the stress/strain controller's integral gain
  * and terms (section CTRL; an older file's controller continues without
  * integral action, as it ran). 8: the automatic Verlet distance's
- * last rebuild (section VRLT). */
-enum { GRIT_RESTART_VERSION = 8 };
+ * last rebuild (section VRLT). 9: the inlets' clump templates and the
+ * template drawn for the clump still to place (in section INLT). */
+enum { GRIT_RESTART_VERSION = 9 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

@@ -1,11 +1,15 @@
-"""Particle inlets (docs/inlets.md): ``scene.add_inlet(...)`` inserts spheres into a box or an upright cylinder
-at a mass rate, with radii from a size distribution, each where it overlaps nothing; ``scene.inlets`` reads
-what they did. The inlets' state, their random streams included, is saved in restart files."""
+"""Particle inlets (docs/inlets.md): ``scene.add_inlet(...)`` inserts spheres into a box, an upright cylinder or
+a mesh at a mass rate, with radii from a size distribution, or clumps from templates (``clumps=``), each where
+it overlaps nothing; ``scene.inlets`` reads what they did. The inlets' state, their random streams included, is
+saved in restart files."""
 from __future__ import annotations
 
+import ctypes
 import math
 import numbers
-from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
+
+import numpy as np
 
 from . import _lib
 from .errors import ParameterError
@@ -16,6 +20,37 @@ if TYPE_CHECKING:
     from .scene import Scene
 
 MAX_SIZES = 8
+MAX_CLUMPS = 8
+
+
+def set_clumps(d: _lib.InletDef, clumps: Sequence[Any]) -> list:
+    """The clump templates into d; returns the arrays d points to (the caller keeps them alive until the inlet is
+    added, which copies them)."""
+    clumps = list(clumps)
+    if not 1 <= len(clumps) <= MAX_CLUMPS:
+        raise ParameterError(f"add_inlet: clumps has {len(clumps)} templates; 1 to {MAX_CLUMPS} are allowed")
+    keep = []
+    for k, t in enumerate(clumps):
+        if not isinstance(t, (tuple, list)) or len(t) not in (2, 3):
+            raise ParameterError(f"add_inlet: clumps[{k}] must be (centers, radii) or (centers, radii, mass "
+                                 "fraction)")
+        c = np.asarray(t[0], dtype=float)
+        if c.ndim != 2 or c.shape[1] != 3:
+            raise ParameterError(f"add_inlet: clumps[{k}]: centers must have shape (n, 3), not {c.shape}")
+        n = len(c)
+        r = np.full(n, float(t[1])) if np.ndim(t[1]) == 0 else np.asarray(t[1], dtype=float)
+        if r.shape != (n,):
+            raise ParameterError(f"add_inlet: clumps[{k}]: radii must be a number or have shape ({n},), not "
+                                 f"{r.shape}")
+        c, r = np.ascontiguousarray(c), np.ascontiguousarray(r)
+        keep += [c, r]
+        e = d.clumps[k]
+        e.n = n
+        e.centers = c.ctypes.data_as(ctypes.c_void_p) if n else None
+        e.radii = r.ctypes.data_as(ctypes.c_void_p) if n else None
+        e.mass_frac = float(t[2]) if len(t) == 3 else 1.0
+    d.n_clumps = len(clumps)
+    return keep
 
 
 def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
@@ -23,18 +58,23 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
              radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
              mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
              max_attempts: int, mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
-             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0)) -> _lib.InletDef:
-    """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet."""
+             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0), clumps: Optional[Sequence[Any]] = None) -> _lib.InletDef:
+    """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet (with clump templates, it
+    holds the arrays its pointers name in an attribute, so that they live as long as it)."""
     d = _lib.get().grit_default_inlet_def()
     set_region(d, region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift, "add_inlet")
-    if (radii is None) == (sizes is None):
+    if clumps is not None:
+        if radii is not None or sizes is not None:
+            raise ParameterError("add_inlet: give clumps=[...] or a size distribution (radii= or sizes=), not both")
+        d._clump_arrays = set_clumps(d, clumps)
+    elif (radii is None) == (sizes is None):
         raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
                              "fraction), ...]")
     if radii is not None:
         if isinstance(radii, numbers.Real):
             radii = (radii, radii)
         d.n_sizes, d.r_min, d.r_max = 0, float(radii[0]), float(radii[1])
-    else:
+    elif sizes is not None:
         sizes = list(sizes)
         if not 1 <= len(sizes) <= MAX_SIZES:
             raise ParameterError(f"add_inlet: sizes has {len(sizes)} entries; 1 to {MAX_SIZES} are allowed")
@@ -52,9 +92,9 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
 
 
 class Inlet:
-    """One inlet of a scene, by index: ``mass`` and ``count`` inserted, ``failed`` places that overlapped,
-    ``energy`` the kinetic energy brought in [J], ``waiting`` (the region was too full at the last step),
-    ``mass_rate``."""
+    """One inlet of a scene, by index: ``mass`` and ``count`` inserted (a clump counts once), ``failed`` places
+    that overlapped, ``energy`` the kinetic energy brought in [J], ``waiting`` (the region was too full at the last
+    step), ``mass_rate``, ``clump_templates``."""
 
     def __init__(self, scene: Scene, k: int) -> None:
         self._scene, self.index = scene, k
@@ -71,7 +111,7 @@ class Inlet:
 
     @property
     def count(self) -> int:
-        """Inserted particles."""
+        """Inserted particles (a clump counts once)."""
         return self._get()[1].count
 
     @property
@@ -93,6 +133,11 @@ class Inlet:
     def mass_rate(self) -> float:
         """Mass rate [kg/s]."""
         return self._get()[0].mass_rate
+
+    @property
+    def clump_templates(self) -> int:
+        """The number of clump templates it inserts from (0: it inserts spheres)."""
+        return self._get()[0].n_clumps
 
     def __repr__(self) -> str:
         d, i = self._get()

@@ -1,9 +1,11 @@
-/* grit: particle inlets (grit/inlet.h, docs/inlets.md) -- spheres inserted
- * into a region at a mass rate, each where it overlaps nothing. */
+/* grit: particle inlets (grit/inlet.h, docs/inlets.md) -- spheres or clumps
+ * inserted into a region at a mass rate, each where it overlaps nothing. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/storage.h"
+#include "grit/clump.h"
 #include "material/material.h"
 #include "shape/shape.h"
 
@@ -39,6 +41,57 @@ static double largest_radius(const grit_inlet_def *d)
     return r;
 }
 
+/* The templates of d: members, radii, centres and mass fractions, each
+ * error naming the template, the member and the value. */
+static int check_templates(grit_scene *s, const grit_inlet_def *d)
+{
+    double sum = 0;
+    for (int k = 0; k < d->n_clumps; k++) {
+        const grit_inlet_clump *c = &d->clumps[k];
+        if (c->n < 1 || c->n > GRIT_CLUMP_MAX_MEMBERS)
+            return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: n = %d members must be 1 to %d", k, c->n,
+                             GRIT_CLUMP_MAX_MEMBERS);
+        if (!c->centers || !c->radii)
+            return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: centers and radii must be given", k);
+        for (int j = 0; j < c->n; j++) {
+            if (!(c->radii[j] > 0) || !isfinite(c->radii[j]))
+                return grit_fail(s, GRIT_EINVAL,
+                                 "inlet: clump template %d: member %d: radius = %g must be positive and finite (m)", k,
+                                 j, c->radii[j]);
+            if (!v3_isfinite(c->centers[j]))
+                return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: member %d: centre (%g, %g, %g) must be "
+                                                 "finite", k, j, c->centers[j].x, c->centers[j].y, c->centers[j].z);
+        }
+        if (!(c->mass_frac >= 0) || !isfinite(c->mass_frac))
+            return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: mass_frac = %g must be non-negative and finite",
+                             k, c->mass_frac);
+        sum += c->mass_frac;
+    }
+    if (!(sum > 0))
+        return grit_fail(s, GRIT_EINVAL, "inlet: the clump templates' mass fractions add up to %g, not above 0", sum);
+    return GRIT_OK;
+}
+
+/* Template k's mass (the clump grit_add_clump makes of it), centre of mass
+ * in its frame, and how far its members reach from that centre. */
+static int template_props(grit_scene *s, const grit_inlet_def *d, int k, double *mass, grit_vec3 *com, double *reach)
+{
+    const grit_inlet_clump *c = &d->clumps[k];
+    grit_clump_def cd = grit_default_clump_def();
+    cd.n = c->n;
+    cd.centers = c->centers;
+    cd.radii = c->radii;
+    cd.material = d->material;
+    grit_clump_props p;
+    const int rc = grit_get_clump_properties(s, &cd, &p);
+    if (rc) return rc;
+    *mass = p.mass;
+    *com = p.center;
+    *reach = 0;
+    for (int j = 0; j < c->n; j++) *reach = fmax(*reach, v3_norm(v3_sub(c->centers[j], p.center)) + c->radii[j]);
+    return GRIT_OK;
+}
+
 int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
 {
     if (s->cell) return grit_fail(s, GRIT_ESTATE, "inlet: not available in a periodic scene");
@@ -49,9 +102,14 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
     if (!(d->max_mass > 0)) return grit_fail(s, GRIT_EINVAL, "inlet: max_mass = %g must be positive (kg)", d->max_mass);
     if (!isnan(d->t_start) && !isfinite(d->t_start))
         return grit_fail(s, GRIT_EINVAL, "inlet: t_start = %g must be finite or NaN (s)", d->t_start);
-    if (d->n_sizes < 0 || d->n_sizes > GRIT_INLET_MAX_SIZES)
+    if (d->n_clumps < 0 || d->n_clumps > GRIT_INLET_MAX_CLUMPS)
+        return grit_fail(s, GRIT_EINVAL, "inlet: n_clumps = %d must be 0 to %d", d->n_clumps, GRIT_INLET_MAX_CLUMPS);
+    if (d->n_clumps > 0) {
+        const int rc = check_templates(s, d);
+        if (rc) return rc;
+    } else if (d->n_sizes < 0 || d->n_sizes > GRIT_INLET_MAX_SIZES) {
         return grit_fail(s, GRIT_EINVAL, "inlet: n_sizes = %d must be 0 to %d", d->n_sizes, GRIT_INLET_MAX_SIZES);
-    if (d->n_sizes == 0) {
+    } else if (d->n_sizes == 0) {
         if (!(d->r_min > 0) || !(d->r_max >= d->r_min) || !isfinite(d->r_max))
             return grit_fail(s, GRIT_EINVAL, "inlet: radii [r_min, r_max] = [%g, %g] must be positive and finite (m)",
                              d->r_min, d->r_max);
@@ -70,19 +128,31 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
     if (d->max_attempts < 1)
         return grit_fail(s, GRIT_EINVAL, "inlet: max_attempts = %d must be at least 1", d->max_attempts);
     if (grit_check_material(s, "inlet", d->material)) return GRIT_EINVAL;
-    /* the largest particle must fit */
-    const double r = largest_radius(d);
+    /* the largest particle must fit: a clump template by the sphere about
+     * its centre of mass that holds its members */
+    double tpl_mass[GRIT_INLET_MAX_CLUMPS], tpl_reach[GRIT_INLET_MAX_CLUMPS];
+    grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS];
+    int big = -1; /* the template that reaches farthest */
+    for (int k = 0; k < d->n_clumps; k++) {
+        const int rc = template_props(s, d, k, &tpl_mass[k], &tpl_com[k], &tpl_reach[k]);
+        if (rc) return rc;
+        if (big < 0 || tpl_reach[k] > tpl_reach[big]) big = k;
+    }
+    const double r = d->n_clumps ? tpl_reach[big] : largest_radius(d);
+    char what[96];
+    if (d->n_clumps) snprintf(what, sizeof what, "clump template %d (its members reach %g m from its centre of mass)",
+                              big, r);
+    else snprintf(what, sizeof what, "sphere of radius %g", r);
     if (d->region == GRIT_REGION_BOX) {
         if (!v3_isfinite(d->lo) || !v3_isfinite(d->hi) || d->hi.x - d->lo.x < 2 * r || d->hi.y - d->lo.y < 2 * r ||
             d->hi.z - d->lo.z < 2 * r)
-            return grit_fail(s, GRIT_EINVAL,
-                             "inlet: the box (%g, %g, %g)-(%g, %g, %g) must be finite and hold a sphere of radius %g",
-                             d->lo.x, d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z, r);
+            return grit_fail(s, GRIT_EINVAL, "inlet: the box (%g, %g, %g)-(%g, %g, %g) must be finite and hold a %s",
+                             d->lo.x, d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z, what);
     } else if (d->region == GRIT_REGION_CYLINDER &&
                (!v3_isfinite(d->center) || !(d->radius >= r) || !(d->height >= 2 * r) || !isfinite(d->radius) ||
                 !isfinite(d->height))) {
-        return grit_fail(s, GRIT_EINVAL, "inlet: the cylinder (radius %g, height %g) must be finite and hold a sphere "
-                                         "of radius %g", d->radius, d->height, r);
+        return grit_fail(s, GRIT_EINVAL, "inlet: the cylinder (radius %g, height %g) must be finite and hold a %s",
+                         d->radius, d->height, what);
     }
     grit_region_mesh mesh = {0};
     if (d->region == GRIT_REGION_MESH) {
@@ -92,14 +162,27 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
         grit_region_mesh_bounds(&mesh, &lo, &hi);
         if (hi.x - lo.x < 2 * r || hi.y - lo.y < 2 * r || hi.z - lo.z < 2 * r) {
             grit_region_mesh_free(&mesh);
-            return grit_fail(s, GRIT_EINVAL, "inlet: the mesh (%g x %g x %g m) cannot hold a sphere of radius %g",
-                             hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, r);
+            return grit_fail(s, GRIT_EINVAL, "inlet: the mesh (%g x %g x %g m) cannot hold a %s", hi.x - lo.x,
+                             hi.y - lo.y, hi.z - lo.z, what);
         }
+    }
+    /* the templates' own copies */
+    int members = 0;
+    for (int k = 0; k < d->n_clumps; k++) members += d->clumps[k].n;
+    grit_vec3 *centers = NULL;
+    double *radii = NULL;
+    if (members && (!(centers = malloc(sizeof *centers * (size_t)members)) ||
+                    !(radii = malloc(sizeof *radii * (size_t)members)))) {
+        free(centers);
+        grit_region_mesh_free(&mesh);
+        return grit_fail(s, GRIT_ENOMEM, "out of memory adding an inlet");
     }
     if (s->n_inlets == s->cap_inlets) {
         int cap = s->cap_inlets ? 2 * s->cap_inlets : 4;
         if (grit_grow((void **)&s->inlets, sizeof *s->inlets, cap)) {
             grit_region_mesh_free(&mesh);
+            free(centers);
+            free(radii);
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding an inlet");
         }
         s->cap_inlets = cap;
@@ -110,6 +193,20 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
     q->mesh = mesh;
     q->def.tri = (const grit_vec3(*)[3])mesh.tri;
     q->def.n_tri = mesh.n;
+    q->tpl_centers = centers;
+    q->tpl_radii = radii;
+    for (int k = 0, row = 0; k < d->n_clumps; k++) {
+        const int n = d->clumps[k].n;
+        memcpy(centers + row, d->clumps[k].centers, sizeof *centers * (size_t)n);
+        memcpy(radii + row, d->clumps[k].radii, sizeof *radii * (size_t)n);
+        q->def.clumps[k].centers = centers + row;
+        q->def.clumps[k].radii = radii + row;
+        q->tpl_mass[k] = tpl_mass[k];
+        q->tpl_com[k] = tpl_com[k];
+        q->tpl_reach[k] = tpl_reach[k];
+        row += n;
+    }
+    for (int k = d->n_clumps; k < GRIT_INLET_MAX_CLUMPS; k++) q->def.clumps[k] = (grit_inlet_clump){0, NULL, NULL, 0};
     if (isnan(q->def.t_start)) q->def.t_start = s->time;
     q->rng = d->seed;
     return s->n_inlets++;
@@ -190,6 +287,65 @@ static bool clear_at(const grit_scene *s, grit_vec3 x, double r)
     return true;
 }
 
+/* A template by number, each with the probability its mass fraction gives
+ * (f_k / m_k, normalised), as draw_radius. */
+static int draw_template(grit_inlet_state *q)
+{
+    const grit_inlet_def *d = &q->def;
+    const double u = uniform(&q->rng);
+    double w[GRIT_INLET_MAX_CLUMPS], sum = 0;
+    for (int k = 0; k < d->n_clumps; k++) sum += w[k] = d->clumps[k].mass_frac / q->tpl_mass[k];
+    double acc = 0;
+    for (int k = 0; k < d->n_clumps; k++) {
+        acc += w[k] / sum;
+        if (u < acc) return k;
+    }
+    for (int k = d->n_clumps - 1; k >= 0; k--)
+        if (w[k] > 0) return k;
+    return 0;
+}
+
+/* A rotation uniform over SO(3) (Shoemake's construction from three
+ * uniforms). */
+static grit_quat random_rotation(grit_inlet_state *q)
+{
+    const double u1 = uniform(&q->rng), u2 = uniform(&q->rng), u3 = uniform(&q->rng);
+    const double a = sqrt(1 - u1), b = sqrt(u1);
+    return (grit_quat){b * cos(2 * M_PI * u3), a * sin(2 * M_PI * u2), a * cos(2 * M_PI * u2), b * sin(2 * M_PI * u3)};
+}
+
+/* One try at placing template k: a rotation, a centre of mass, every
+ * member inside the region and clear of everything; *id the body's id, or
+ * -1 when the place was taken. */
+static int try_clump(grit_scene *s, grit_inlet_state *q, int k, int *id)
+{
+    const grit_inlet_def *d = &q->def;
+    const grit_inlet_clump *c = &d->clumps[k];
+    const grit_quat ori = random_rotation(q);
+    const grit_vec3 x = draw_point(q, q->tpl_reach[k]);
+    *id = -1;
+    for (int j = 0; j < c->n; j++) {
+        const grit_vec3 xj = v3_add(x, q_rotate(ori, v3_sub(c->centers[j], q->tpl_com[k])));
+        /* a margin for the rounding by which the clump's placement of its
+         * members differs from this one */
+        const double rj = c->radii[j] * (1 + 1e-9);
+        if ((d->region == GRIT_REGION_MESH && !grit_region_mesh_contains(&q->mesh, xj, rj)) || !clear_at(s, xj, rj))
+            return GRIT_OK;
+    }
+    grit_clump_def cd = grit_default_clump_def();
+    cd.n = c->n;
+    cd.centers = c->centers;
+    cd.radii = c->radii;
+    cd.material = d->material;
+    cd.ori = ori;
+    cd.vel = d->vel;
+    cd.pos = v3_sub(x, q_rotate(ori, q->tpl_com[k])); /* the centre of mass at x */
+    const int rc = grit_add_clump(s, &cd);
+    if (rc < 0) return rc;
+    *id = rc;
+    return GRIT_OK;
+}
+
 int grit_inlets_run(grit_scene *s)
 {
     for (int k = 0; k < s->n_inlets; k++) {
@@ -202,6 +358,29 @@ int grit_inlets_run(grit_scene *s)
         const double target = fmin(d->max_mass, d->mass_rate * (s->time - d->t_start));
         const double rho = grit_material_frict(s, d->material).density;
         while (q->mass < target) {
+            if (d->n_clumps) { /* a clump: the template drawn once, places tried until it fits */
+                if (!q->next_clump) q->next_clump = draw_template(q) + 1;
+                const int tk = q->next_clump - 1;
+                if (q->mass + q->tpl_mass[tk] > d->max_mass) break;
+                int id = -1;
+                for (int a = 0; a < d->max_attempts && id < 0; a++) {
+                    const int rc = try_clump(s, q, tk, &id);
+                    if (rc) return rc;
+                    q->failed += id < 0;
+                }
+                if (id < 0) {
+                    q->waiting = 1;
+                    break;
+                }
+                const double mass = s->b.mi[s->id2idx[id]].m;
+                const double e = 0.5 * mass * v3_norm2(d->vel);
+                q->mass += mass;
+                q->energy += e;
+                q->count++;
+                if (s->def.track_energy) s->energy[GRIT_E_INLET] -= e;
+                q->next_clump = 0;
+                continue;
+            }
             if (!(q->next_r > 0)) q->next_r = draw_radius(q);
             const double r = q->next_r, m = 4.0 / 3.0 * M_PI * r * r * r * rho;
             if (q->mass + m > d->max_mass) break; /* the last one would overshoot: done */

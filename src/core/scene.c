@@ -78,7 +78,11 @@ void grit_scene_destroy(grit_scene *s)
     free(s->rods);
     free(s->clumps);
     free(s->clump_loc);
-    for (int k = 0; k < s->n_inlets; k++) grit_region_mesh_free(&s->inlets[k].mesh);
+    for (int k = 0; k < s->n_inlets; k++) {
+        grit_region_mesh_free(&s->inlets[k].mesh);
+        free(s->inlets[k].tpl_centers);
+        free(s->inlets[k].tpl_radii);
+    }
     for (int k = 0; k < s->n_outlets; k++) grit_region_mesh_free(&s->outlets[k].mesh);
     free(s->inlets);
     free(s->outlets);

@@ -294,7 +294,9 @@ static void put_mesh(sink *k, int region, const grit_region_mesh *m)
 }
 
 /* The inlets (grit/inlet.h): definition, record, random stream, the radius
- * drawn for the particle still to place (version 4 on). */
+ * drawn for the particle still to place (version 4 on); the clump
+ * templates after max_attempts and the template drawn for the clump still
+ * to place at the end (version 9 on). */
 static void sec_inlets(sink *k, const grit_scene *s)
 {
     put_u32(k, (uint32_t)s->n_inlets);
@@ -313,6 +315,18 @@ static void sec_inlets(sink *k, const grit_scene *s)
         put_i32(k, d->material);
         put_i64(k, (int64_t)d->seed);
         put_i32(k, d->max_attempts);
+        put_i32(k, d->n_clumps);
+        for (int c = 0; c < d->n_clumps; c++) {
+            const grit_inlet_clump *t = &d->clumps[c];
+            put_i32(k, t->n);
+            put_f64(k, t->mass_frac);
+            for (int j = 0; j < t->n; j++) {
+                put_f64(k, t->centers[j].x);
+                put_f64(k, t->centers[j].y);
+                put_f64(k, t->centers[j].z);
+                put_f64(k, t->radii[j]);
+            }
+        }
         put_mesh(k, d->region, &q->mesh);
         put_f64(k, q->mass);
         put_f64(k, q->energy);
@@ -321,6 +335,7 @@ static void sec_inlets(sink *k, const grit_scene *s)
         put_i64(k, (int64_t)q->rng);
         put_f64(k, q->next_r);
         put_u8(k, (uint8_t)q->waiting);
+        put_i32(k, q->next_clump);
     }
 }
 

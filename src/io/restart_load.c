@@ -19,6 +19,7 @@
 #include "collide/periodic.h"
 #include "core/storage.h"
 #include "core/text.h"
+#include "grit/clump.h"
 #include "grit/reflect.h"
 #include "material/material.h"
 #include "integrate/local6.h"
@@ -789,6 +790,53 @@ static grit_vec3 (*get_mesh(loader *L, const char *what, uint32_t i, int *n))[3]
     return t;
 }
 
+/* An inlet's clump templates into d, their members in two arrays the
+ * caller frees; the counts are checked before anything is allocated. */
+static int get_templates(loader *L, uint32_t i, grit_inlet_def *d, grit_vec3 **tc, double **tr)
+{
+    const int32_t n = (int32_t)get_u32(L);
+    if (L->msg[0]) return -1;
+    if (n < 0 || n > GRIT_INLET_MAX_CLUMPS)
+        return fail(L, "section INLT: inlet %u: %d clump templates (at most %d)", i, n, GRIT_INLET_MAX_CLUMPS);
+    d->n_clumps = n;
+    const size_t start = L->pos;
+    long total = 0; /* members, from a first pass over the counts */
+    for (int c = 0; c < n; c++) {
+        const int32_t m = (int32_t)get_u32(L);
+        if (L->msg[0]) return -1;
+        if (m < 1 || m > GRIT_CLUMP_MAX_MEMBERS || (size_t)m * 32 + 8 > L->n - L->pos)
+            return fail(L, "section INLT: inlet %u: clump template %d: %d members (%zu bytes left)", i, c, m,
+                        L->n - L->pos);
+        L->pos += 8 + (size_t)m * 32;
+        total += m;
+    }
+    L->pos = start;
+    if (total && (!(*tc = malloc(sizeof **tc * (size_t)total)) || !(*tr = malloc(sizeof **tr * (size_t)total)))) {
+        free(*tc);
+        *tc = NULL;
+        return fail(L, "section INLT: out of memory for %ld clump members", total);
+    }
+    for (int c = 0, row = 0; c < n; c++) {
+        grit_inlet_clump *t = &d->clumps[c];
+        t->n = (int32_t)get_u32(L);
+        t->mass_frac = get_f64(L);
+        for (int j = 0; j < t->n; j++, row++) {
+            const double x = get_f64(L), y = get_f64(L), z = get_f64(L);
+            (*tc)[row] = v3(x, y, z);
+            (*tr)[row] = get_f64(L);
+        }
+        t->centers = *tc + (row - t->n);
+        t->radii = *tr + (row - t->n);
+    }
+    if (L->msg[0]) {
+        free(*tc);
+        free(*tr);
+        *tc = NULL, *tr = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 static int load_inlets(loader *L)
 {
     grit_scene *s = L->s;
@@ -816,12 +864,21 @@ static int load_inlets(loader *L)
         d.material = (int32_t)get_u32(L);
         d.seed = (uint64_t)get_i64(L);
         d.max_attempts = (int32_t)get_u32(L);
+        grit_vec3 *tc = NULL; /* the clump templates (version 9 on), members in a row */
+        double *tr = NULL;
+        if (L->version >= 9 && get_templates(L, i, &d, &tc, &tr)) break;
         if (L->msg[0]) break;
         grit_vec3(*tri)[3] = NULL;
-        if (d.region == GRIT_REGION_MESH && !(tri = get_mesh(L, "inlet", i, &d.n_tri))) break;
+        if (d.region == GRIT_REGION_MESH && !(tri = get_mesh(L, "inlet", i, &d.n_tri))) {
+            free(tc);
+            free(tr);
+            break;
+        }
         d.tri = (const grit_vec3(*)[3])tri;
         const int k = grit_add_inlet(s, &d);
         free(tri);
+        free(tc);
+        free(tr);
         if (k < 0) return fail(L, "section INLT: inlet %u: %s", i, grit_last_error(s));
         grit_inlet_state *q = &s->inlets[k];
         q->mass = get_f64(L);
@@ -831,6 +888,12 @@ static int load_inlets(loader *L)
         q->rng = (uint64_t)get_i64(L);
         q->next_r = get_f64(L);
         q->waiting = get_u8(L);
+        if (L->version >= 9) {
+            const int32_t nc = (int32_t)get_u32(L);
+            if (!L->msg[0] && (nc < 0 || nc > d.n_clumps))
+                return fail(L, "section INLT: inlet %u: clump template %d drawn of %d", i, nc - 1, d.n_clumps);
+            q->next_clump = nc;
+        }
     }
     return L->msg[0] ? -1 : 0;
 }
