@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, List
 
 if TYPE_CHECKING:  # what the lazy imports below give, spelled out for type checkers and IDEs
     from ._lib import Lib
-    from .cell import Cell
+    from .cell import Cell, CellController, CellControllerState
     from .errors import (FormatError, GritError, GritIOError, GritMemoryError, LibraryNotFoundError, NumericError,
                          ParameterError, StaleViewError, StateError)
     from .records import EnergyRecorder, Records, read_csv, write_csv
@@ -33,6 +33,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "Scene": "scene", "Material": "scene", "FrictMat": "scene", "Particle": "scene", "Particles": "scene", "Contacts": "scene",
     "Energy": "scene", "Runner": "scene", "Cell": "cell",
+    "CellController": "cell", "CellControllerState": "cell",
     "Shape": "shapes", "Sphere": "shapes", "Wall": "shapes", "Facet": "shapes", "Capsule": "shapes",
     "Ellipsoid": "shapes", "InfCylinder": "shapes", "Rod": "shapes", "Clump": "shapes",
     "LawTester": "tester", "Stage": "tester",

@@ -222,6 +222,21 @@ class Packing(ctypes.Structure):
 
 MIRRORS.update({"grit_pack_state": PackState, "grit_psd": Psd, "grit_pack_opts": PackOpts, "grit_packing": Packing})
 
+
+class CellCtrlDef(ctypes.Structure):  # grit/cell.h
+    _fields_ = [("mode", c_int * 3), ("goal", c_double * 3), ("grad_v", c_double * 9), ("gain", c_double),
+                ("max_rate", c_double), ("stress_tol", c_double), ("every", c_int), ("settle", c_int),
+                ("integral", c_double)]
+
+
+class CellCtrlState(ctypes.Structure):
+    _fields_ = [("active", ctypes.c_bool), ("stress", c_double * 9), ("error", c_double * 3),
+                ("stiffness", c_double * 3), ("scale", c_double), ("rel_error", c_double), ("held", c_int),
+                ("converged", ctypes.c_bool), ("updates", c_long), ("integral", c_double * 3)]
+
+
+MIRRORS.update({"grit_cell_ctrl_def": CellCtrlDef, "grit_cell_ctrl_state": CellCtrlState})
+
 S = c_void_p  # grit_scene *
 ERRBUF = ctypes.c_char * 512
 
@@ -341,6 +356,12 @@ PROTOTYPES = {
     "grit_cell_set_grad_v": (c_int, [S, POINTER(c_double)]),
     "grit_cell_get_grad_v": (c_int, [S, POINTER(c_double)]),
     "grit_cell_get_next_grad_v": (c_int, [S, POINTER(c_double)]),
+    "grit_default_cell_ctrl_def": (CellCtrlDef, []),
+    "grit_cell_ctrl_set": (c_int, [S, POINTER(CellCtrlDef)]),
+    "grit_cell_ctrl_clear": (c_int, [S]),
+    "grit_cell_ctrl_get": (c_int, [S, POINTER(CellCtrlDef)]),
+    "grit_cell_ctrl_get_state": (c_int, [S, POINTER(CellCtrlState)]),
+    "grit_cell_ctrl_run": (c_int, [S, c_long, POINTER(c_long)]),
     "grit_stress": (c_int, [S, POINTER(c_double)]),
     "grit_stress_box": (c_int, [S, Vec3, Vec3, POINTER(c_double)]),
     # law tester

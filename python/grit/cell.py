@@ -5,6 +5,9 @@
     scene.run(1000)
     scene.cell.hsize, scene.cell.trsf, scene.cell.hencky_strain    # 3x3 NumPy arrays
     scene.stress()                           # Love-Weber stress, 3x3, tension positive [Pa]
+    scene.cell.controller = grit.CellController(mode=("stress", "rate", "stress"), goal=(-1e4, -0.05, -2e4))
+    scene.cell.controller_state()            # stress, errors, integral terms, convergence, now
+    scene.cell.control_run(100000)           # step until the servo has converged
 
 Matrices are 3x3 NumPy arrays in the API's convention: ``M[i][j]`` is row i,
 column j; the base vectors of the cell are the columns of ``hsize``; the
@@ -68,6 +71,99 @@ def _to_c(a: np.ndarray) -> ctypes.Array:
 
 def _from_c(buf: ctypes.Array) -> np.ndarray:
     return np.array(buf[:], dtype=float).reshape(3, 3)
+
+
+_MODES = ("rate", "stress")  # GRIT_CTRL_RATE = 0, GRIT_CTRL_STRESS = 1
+
+
+class CellController:
+    """The stress/strain controller of a periodic cell (grit_cell_ctrl_def; docs/periodic.md "Stress control").
+
+    Per axis, ``mode[a]`` is ``"rate"`` (``L_aa = goal[a]`` [1/s]) or ``"stress"`` (a servo steers ``L_aa`` so
+    that ``sigma_aa`` reaches ``goal[a]`` [Pa], tension positive). ``grad_v``: the prescribed off-diagonal
+    gradient [1/s] (its diagonal is not read). ``gain`` in (0, 1): the fraction of the error removed per update if
+    the assembly were affine; ``integral`` in [0, 1): integral action while prescribed components strain the cell
+    (0: proportional only); ``max_rate``: cap on the servo's ``|L_aa|`` [1/s]; ``every``: steps between updates;
+    converged: ``settle`` updates in a row with every stress error below ``stress_tol`` times the stress scale."""
+
+    def __init__(self, mode: Sequence[str] = ("rate", "rate", "rate"), goal: Sequence[float] = (0.0, 0.0, 0.0),
+                 grad_v: Any = None, gain: float = 0.5, integral: float = 0.5, max_rate: float = 1.0,
+                 stress_tol: float = 1e-3, every: int = 1, settle: int = 1) -> None:
+        self.mode, self.goal, self.grad_v = mode, goal, grad_v
+        self.gain, self.integral, self.max_rate, self.stress_tol = gain, integral, max_rate, stress_tol
+        self.every, self.settle = every, settle
+
+    def __repr__(self) -> str:
+        return (f"CellController(mode={tuple(self.mode)!r}, goal={tuple(self.goal)!r}, "
+                f"grad_v={None if self.grad_v is None else np.asarray(self.grad_v).tolist()!r}, gain={self.gain!r}, "
+                f"integral={self.integral!r}, max_rate={self.max_rate!r}, stress_tol={self.stress_tol!r}, "
+                f"every={self.every!r}, settle={self.settle!r})")
+
+    def _to_c(self) -> _lib.CellCtrlDef:
+        who = "CellController"
+        d = _LIB.grit_default_cell_ctrl_def()
+        if isinstance(self.mode, str) or len(self.mode) != 3:
+            raise ParameterError(f"{who}: mode = {self.mode!r} must be 3 modes, one per axis ('rate' or 'stress')")
+        for a, m in enumerate(self.mode):
+            if m not in _MODES:
+                raise ParameterError(f"{who}: mode[{a}] = {m!r} (axis {'xyz'[a]}) is neither 'rate' nor 'stress'")
+            d.mode[a] = _MODES.index(m)
+        goal = as_vec3(self.goal, "goal")
+        for a in range(3):
+            d.goal[a] = goal[a]
+        L = np.zeros((3, 3)) if self.grad_v is None else as_mat3(self.grad_v, "grad_v", who)
+        for k, x in enumerate(L.ravel()):
+            d.grad_v[k] = x
+        for name in ("gain", "integral", "max_rate", "stress_tol"):
+            v = getattr(self, name)
+            if not isinstance(v, numbers.Real) or isinstance(v, bool):
+                raise ParameterError(f"{who}: {name} = {v!r} is not a number")
+            setattr(d, name, float(v))
+        for name in ("every", "settle"):
+            v = getattr(self, name)
+            if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+                raise ParameterError(f"{who}: {name} = {v!r} is not an integer")
+            if not -2**31 <= v < 2**31:
+                raise ParameterError(f"{who}: {name} = {v} is out of range: must be >= 1")
+            setattr(d, name, int(v))
+        return d
+
+    def __eq__(self, other: object) -> bool:
+        """Equal definitions: the same modes, goals, gradient (None is zero) and settings."""
+        if not isinstance(other, CellController):
+            return NotImplemented
+        a, b = self._to_c(), other._to_c()
+        return ctypes.string_at(ctypes.byref(a), ctypes.sizeof(a)) == ctypes.string_at(ctypes.byref(b),
+                                                                                      ctypes.sizeof(b))
+
+    @classmethod
+    def _from_c(cls, d: _lib.CellCtrlDef) -> "CellController":
+        return cls(mode=tuple(_MODES[m] for m in d.mode), goal=tuple(d.goal), grad_v=_from_c(d.grad_v),
+                   gain=d.gain, integral=d.integral, max_rate=d.max_rate, stress_tol=d.stress_tol, every=d.every,
+                   settle=d.settle)
+
+
+class CellControllerState:
+    """The controller's state now (grit_cell_ctrl_state): ``stress`` 3x3 [Pa]; per axis ``error`` (goal -
+    sigma_aa on stress axes) [Pa], ``stiffness`` (the servo's affine stiffness) [Pa], ``integral`` (the integral
+    term) [Pa]; ``scale`` [Pa] and ``rel_error`` (max |error| / scale); ``held`` (updates in a row within
+    tolerance), ``converged``, ``updates``; ``active``: a controller is installed."""
+
+    def __init__(self, st: _lib.CellCtrlState) -> None:
+        self.active: bool = bool(st.active)
+        self.stress: np.ndarray = _from_c(st.stress)
+        self.error: np.ndarray = np.array(st.error[:])
+        self.stiffness: np.ndarray = np.array(st.stiffness[:])
+        self.integral: np.ndarray = np.array(st.integral[:])
+        self.scale: float = st.scale
+        self.rel_error: float = st.rel_error
+        self.held: int = st.held
+        self.converged: bool = bool(st.converged)
+        self.updates: int = st.updates
+
+    def __repr__(self) -> str:
+        return (f"<grit.CellControllerState: active {self.active}, rel_error {self.rel_error:.3g}, held {self.held}, "
+                f"converged {self.converged}, updates {self.updates}>")
 
 
 class Cell:
@@ -146,6 +242,49 @@ class Cell:
         F = self.trsf
         w, v = np.linalg.eigh(F @ F.T)
         return (v * (0.5 * np.log(w))) @ v.T
+
+    @property
+    def controller(self) -> Optional[CellController]:
+        """The installed stress/strain controller (a CellController; grit_cell_ctrl_get), or None. Assign a
+        CellController to install one (its integral terms start at zero, its first update is at the next
+        step), None (or del) to remove it (the last gradient stays)."""
+        ptr = self._scene._p()
+        st = _lib.CellCtrlState()
+        self._scene._check(_LIB.grit_cell_ctrl_get_state(ptr, ctypes.byref(st)))
+        if not st.active:
+            return None
+        d = _lib.CellCtrlDef()
+        self._scene._check(_LIB.grit_cell_ctrl_get(ptr, ctypes.byref(d)))
+        return CellController._from_c(d)
+
+    @controller.setter
+    def controller(self, value: Optional[CellController]) -> None:
+        if value is None:
+            self._scene._check(_LIB.grit_cell_ctrl_clear(self._scene._p()))
+            return
+        if not isinstance(value, CellController):
+            raise ParameterError(f"cell.controller = {value!r}: give a grit.CellController or None")
+        d = value._to_c()
+        self._scene._check(_LIB.grit_cell_ctrl_set(self._scene._p(), ctypes.byref(d)))
+
+    @controller.deleter
+    def controller(self) -> None:
+        self._scene._check(_LIB.grit_cell_ctrl_clear(self._scene._p()))
+
+    def controller_state(self) -> CellControllerState:
+        """The controller's state, measured now (grit_cell_ctrl_get_state; active is False without one)."""
+        st = _lib.CellCtrlState()
+        self._scene._check(_LIB.grit_cell_ctrl_get_state(self._scene._p(), ctypes.byref(st)))
+        return CellControllerState(st)
+
+    def control_run(self, max_steps: int) -> int:
+        """Step until the controller has converged (grit_cell_ctrl_run); the number of steps run. StateError
+        with the remaining error if max_steps ran out first, or without a controller."""
+        if not isinstance(max_steps, numbers.Integral) or isinstance(max_steps, bool):
+            raise ParameterError(f"control_run: max_steps = {max_steps!r} is not an integer")
+        steps = ctypes.c_long(0)
+        self._scene._check(_LIB.grit_cell_ctrl_run(self._scene._p(), int(max_steps), ctypes.byref(steps)))
+        return steps.value
 
     def __repr__(self) -> str:
         if self._scene._ptr is None:

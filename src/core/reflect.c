@@ -6,6 +6,7 @@
 
 #include "grit/arrays.h"
 #include "grit/calibrate.h"
+#include "grit/cell.h"
 #include "grit/clump.h"
 #include "grit/inlet.h"
 #include "grit/io.h"
@@ -157,6 +158,7 @@ static const sized sizes[] = {
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
     S(grit_stl_def) S(grit_stl_info) S(grit_stl_mesh)
     S(grit_pack_state) S(grit_pack_opts) S(grit_packing) S(grit_psd)
+    S(grit_cell_ctrl_def) S(grit_cell_ctrl_state)
     S(grit_uniax_specimen) S(grit_uniax_curve) S(grit_uniax_state) S(grit_uniax_opts) S(grit_uniax_result)
     S(grit_calibrate_run) S(grit_calibrate_opts) S(grit_calibrate_result)
 };
