@@ -318,6 +318,17 @@ static void refused(void)
     CHECK(strstr(grit_last_error(s), "cells_per_radius = 2") != NULL);
     CHECK(grit_particle_count(s) == 0);
     d.cells_per_radius = 48;
+    /* overlapping members of radii 1e4 apart: the mass grid would need
+     * (2 0.01 / 1e-6 * 48)^2 = 9e11 cells; refused, nothing added (the
+     * restart fuzzer found the int overflow this used to be) */
+    rr[1] = 1e-6;
+    const grit_vec3 c_in[2] = {v3(0, 0, 0), v3(0.001, 0, 0)};
+    d.centers = c_in;
+    CHECK(grit_add_clump(s, &d) == GRIT_EINVAL);
+    CHECK(strstr(grit_last_error(s), "cells of the mass grid") != NULL);
+    CHECK(grit_particle_count(s) == 0);
+    d.centers = c;
+    rr[1] = 0.01;
     int id = grit_add_clump(s, &d);
     CHECK(id == 0);
     CHECK(grit_set_vel(s, id + 1, v3(1, 0, 0)) == GRIT_EINVAL);

@@ -80,6 +80,9 @@ typedef struct interval {
  * h^2/12 in the squared moments). The rule is first order at the spheres'
  * rims, where the chord's square root kink lies: docs/clumps.md gives the
  * error against the closed form of two overlapping spheres. */
+enum { GRID_CELLS = 100000000 };
+
+/* 0, -1 out of memory, 1 the grid would exceed GRID_CELLS cells */
 static int moments_grid(const grit_clump_def *d, grit_vec3 o, moments *M)
 {
     double rmin = INFINITY;
@@ -92,7 +95,11 @@ static int moments_grid(const grit_clump_def *d, grit_vec3 o, moments *M)
         hi = v3(fmax(hi.x, c.x + r), fmax(hi.y, c.y + r), fmax(hi.z, c.z + r));
     }
     const double h = rmin / d->cells_per_radius;
-    const int ny = (int)ceil((hi.y - lo.y) / h), nz = (int)ceil((hi.z - lo.z) / h);
+    /* a grid past GRID_CELLS (members of very different sizes, or a file's
+     * nonsense) would take minutes, or overflow the counts */
+    const double ey = ceil((hi.y - lo.y) / h), ez = ceil((hi.z - lo.z) / h);
+    if (!(ey >= 1 && ez >= 1 && ey * ez <= GRID_CELLS)) return 1;
+    const int ny = (int)ey, nz = (int)ez;
     const double hy = (hi.y - lo.y) / ny, hz = (hi.z - lo.z) / nz, area = hy * hz;
     interval *iv = malloc(sizeof *iv * (size_t)d->n);
     int *row = malloc(sizeof *row * (size_t)d->n);
@@ -241,7 +248,12 @@ static int clump_props(grit_scene *s, const grit_clump_def *d, grit_clump_props 
     moments M = {0, v3_zero(), {{0}}};
     const bool exact = disjoint(d);
     if (exact) moments_exact(d, o, &M);
-    else if (moments_grid(d, o, &M))
+    else if ((rc = moments_grid(d, o, &M)) > 0)
+        return grit_fail(s, GRIT_EINVAL,
+                         "clump: overlapping members spanning more than %d cells of the mass grid (cells_per_radius = "
+                         "%d of the smallest radius): members too different in size, or a smaller cells_per_radius",
+                         GRID_CELLS, d->cells_per_radius);
+    else if (rc < 0)
         return grit_fail(s, GRIT_ENOMEM, "clump: out of memory integrating the mass of %d members", d->n);
     const double rho = grit_material_frict(s, d->material).density;
     const grit_vec3 c = v3_scale(M.s1, 1.0 / M.v); /* relative to o */
