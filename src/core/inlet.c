@@ -346,6 +346,18 @@ static int try_clump(grit_scene *s, grit_inlet_state *q, int k, int *id)
     return GRIT_OK;
 }
 
+/* the record and the energy book of a particle (a sphere, or a clump's body)
+ * the inlet has just added with its velocity */
+static void book_inserted(grit_scene *s, grit_inlet_state *q, int id)
+{
+    const double mass = s->b.mi[s->id2idx[id]].m;
+    const double e = 0.5 * mass * v3_norm2(q->def.vel);
+    q->mass += mass;
+    q->energy += e;
+    q->count++;
+    if (s->def.track_energy) s->energy[GRIT_E_INLET] -= e;
+}
+
 int grit_inlets_run(grit_scene *s)
 {
     for (int k = 0; k < s->n_inlets; k++) {
@@ -372,12 +384,7 @@ int grit_inlets_run(grit_scene *s)
                     q->waiting = 1;
                     break;
                 }
-                const double mass = s->b.mi[s->id2idx[id]].m;
-                const double e = 0.5 * mass * v3_norm2(d->vel);
-                q->mass += mass;
-                q->energy += e;
-                q->count++;
-                if (s->def.track_energy) s->energy[GRIT_E_INLET] -= e;
+                book_inserted(s, q, id);
                 q->next_clump = 0;
                 continue;
             }
@@ -399,12 +406,7 @@ int grit_inlets_run(grit_scene *s)
                 sd.material = d->material;
                 const int id = grit_add_sphere(s, &sd);
                 if (id < 0) return id;
-                const double mass = s->b.mi[s->id2idx[id]].m;
-                const double e = 0.5 * mass * v3_norm2(d->vel);
-                q->mass += mass;
-                q->energy += e;
-                q->count++;
-                if (s->def.track_energy) s->energy[GRIT_E_INLET] -= e;
+                book_inserted(s, q, id);
                 q->next_r = 0;
                 placed = true;
             }
