@@ -2,7 +2,6 @@
 #include "core/threads.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -38,13 +37,6 @@ bool grit_threads_tuning(grit_scene *s)
     }
     /* a step without parallel loops says nothing about the count */
     return s->tune_on > 0 && (grit_par(s, s->b.n) || grit_par(s, s->c.n));
-}
-
-double grit_wall_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int grit_thread_num(void)

@@ -24,8 +24,6 @@ int grit_nthreads(const grit_scene *s);
  * Decides once whether the count is automatic: threads = 0 and no
  * OMP_NUM_THREADS. The step's wall time then goes to grit_tune_step. */
 bool grit_threads_tuning(grit_scene *s);
-/* the monotonic wall clock [s] */
-double grit_wall_now(void);
 
 /* this thread's number in the current parallel region: 0 on the thread that
  * entered it (and outside any region) */
