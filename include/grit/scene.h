@@ -64,6 +64,11 @@ typedef enum grit_status {
       "re-orthonormalise contact frames every that many steps (0: never)") \
     X(int, sort_period, 500, "steps", 0, 1e9, 0, NULL, \
       "re-sort particles in space at a broad-phase rebuild if at least that many steps passed (0: never)") \
+    X(flag, id_order, false, "-", 0, 1, 0, NULL, \
+      "results independent of where particles and contacts sit in memory: a new contact of two particles of " \
+      "one shape takes the lower id as its first, and each particle adds its contacts' forces in the order of " \
+      "their partners' ids; what MPI runs do, so that they give the same bits as one process with id_order " \
+      "(docs/parallel.md)") \
     X(flag, gravity_first_step, false, "-", 0, 1, 0, NULL, \
       "start with gravity in the force accumulators (Woo starts with zero: no gravity in step 0)") \
     X(flag, ini_lens_touch, true, "-", 0, 1, 0, NULL, \

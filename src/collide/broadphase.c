@@ -425,8 +425,9 @@ static int build_pairs(grit_scene *s)
                 grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[j]);
                 grit_pair *p = &bp->npair[k];
                 memset(p, 0, sizeof *p);
-                p->a = e.swap ? j : i;
-                p->b = e.swap ? i : j;
+                const bool sw = grit_pair_swapped(s, e.swap, i, j);
+                p->a = sw ? j : i;
+                p->b = sw ? i : j;
                 p->kind = e.kind;
                 p->law = law;
             }

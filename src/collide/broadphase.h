@@ -63,6 +63,16 @@ int grit_broadphase_finish(grit_scene *s);
  * rebuild follows, so that no rebuild is needed. */
 void grit_broadphase_compact(grit_scene *s, const int32_t *newidx, int n_old);
 
+/* Does the new pair of particles i, j (the functor's order: swap from its
+ * Cg2 entry) go in as (j, i)? The functor's order, or with id_order, for two
+ * particles of one shape, the lower id first: then a contact's arithmetic
+ * does not depend on the particles' places in memory. */
+static inline bool grit_pair_swapped(const grit_scene *s, bool swap, int i, int j)
+{
+    if (s->def.id_order && s->b.shape[i] == s->b.shape[j]) return s->b.id[j] < s->b.id[i];
+    return swap;
+}
+
 /* May particles i and j (internal indices) ever collide (masks, kinds)? */
 bool grit_may_collide(const grit_scene *s, int i, int j);
 

@@ -452,11 +452,12 @@ static int build_pairs(grit_scene *s)
             } else {
                 const grit_cg2_entry e = grit_cg2_lookup(s->b.shape[i], s->b.shape[cd.j]);
                 memset(&np, 0, sizeof np);
-                np.a = e.swap ? cd.j : i;
-                np.b = e.swap ? i : cd.j;
+                const bool sw = grit_pair_swapped(s, e.swap, i, cd.j);
+                np.a = sw ? cd.j : i;
+                np.b = sw ? i : cd.j;
                 np.kind = e.kind;
                 np.law = law;
-                for (int a = 0; a < 3; a++) np.cell[a] = (int8_t)(e.swap ? -cd.k[a] : cd.k[a]);
+                for (int a = 0; a < 3; a++) np.cell[a] = (int8_t)(sw ? -cd.k[a] : cd.k[a]);
             }
             if (grit_broadphase_push(s, &np, old)) return -1;
         }

@@ -197,7 +197,8 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
         C->n_promoted++;
         C->fon[q] = 0;
         n_real += run_range(s, kind, law, q, q + 1, E);
-        scatter_range(s, q, q + 1); /* after every older contact: contact order */
+        /* after every older contact: contact order (by id: in the gather) */
+        if (!s->def.id_order) scatter_range(s, q, q + 1);
     }
     return n_real;
 }
@@ -218,6 +219,14 @@ static int split(chunk *ch, int n, int kind, int law, int lo, int hi)
     for (int a = lo; a < hi; a += GRIT_CCHUNK)
         ch[n++] = (chunk){kind, law, a, a + GRIT_CCHUNK < hi ? a + GRIT_CCHUNK : hi, 0, 0, {0, 0, 0, 0, 0, 0, 0}};
     return n;
+}
+
+/* Time the blocks share, booked to the pieces by their contacts. */
+static void share_time(grit_scene *s, const chunk *ch, int n_ch, int n_old, double shared)
+{
+    if (n_old > 0)
+        for (int c = 0; c < n_ch; c++)
+            s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += shared * (double)(ch[c].hi - ch[c].lo) / n_old;
 }
 
 static void add_energy(grit_law_energy *to, const grit_law_energy *e)
@@ -246,7 +255,8 @@ int grit_contact_loop(grit_scene *s)
     const int n_blk = C->block_start[GRIT_BLOCK_COUNT], n_old = C->n;
     /* (the broad phase has made the particles' contact lists; this only
      * catches a caller that ran the loop without it) */
-    if (cf_reserve(C, n_old + 1) || grit_adjacency_update(s))
+    const bool by_id = s->def.id_order; /* (whose lists are made after the promotions) */
+    if (cf_reserve(C, n_old + 1) || (!by_id && grit_adjacency_update(s)))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's force records");
     /* the pieces: every block, then the contacts created since the last
      * rebuild (runs of one block: promotions come block by block) */
@@ -287,14 +297,14 @@ int grit_contact_loop(grit_scene *s)
         s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += ch[c].time;
     }
     /* the forces: each particle sums its block contacts' (in parallel), then
-     * the newer contacts and the promotions follow, in contact order */
-    gather_forces(s, nt);
-    scatter_range(s, n_blk, n_old);
+     * the newer contacts and the promotions follow, in contact order; by
+     * id, every contact at once after the promotions */
+    if (!by_id) {
+        gather_forces(s, nt);
+        scatter_range(s, n_blk, n_old);
+    }
     double t = grit_cpu_now(), t1;
-    const double shared = (t_pieces - t_start) + (t - t_last);
-    if (n_old > 0)
-        for (int c = 0; c < n_ch; c++)
-            s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += shared * (double)(ch[c].hi - ch[c].lo) / n_old;
+    share_time(s, ch, n_ch, n_old, (t_pieces - t_start) + (t - t_last));
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++) {
         if (C->pot_start[b] == C->pot_start[b + 1]) continue;
         int r = promote_range(s, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->pot_start[b], C->pot_start[b + 1], &E);
@@ -302,6 +312,11 @@ int grit_contact_loop(grit_scene *s)
         n_real += r;
         s->time_block[b] += (t1 = grit_cpu_now()) - t;
         t = t1;
+    }
+    if (by_id) {
+        if (grit_adjacency_update(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory for the particles' contact lists");
+        gather_forces(s, nt);
+        share_time(s, ch, n_ch, n_old, grit_cpu_now() - t);
     }
     s->c.n_real = n_real;
     s->cpm_broken += E.cohesive_broken;

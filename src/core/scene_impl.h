@@ -186,9 +186,10 @@ typedef struct grit_contacts {
     int cf_cap;
     /* the contacts [0, adj_n) of each particle i, adj[adj_start[i]] ..
      * adj[adj_start[i + 1] - 1], as 2 k + (1 if i is B), k ascending; made
-     * again when adj_ok is false (a rebuild, a re-sort, a loaded scene) */
+     * again when adj_ok is false (a rebuild, a re-sort, a loaded scene);
+     * with sum_order=id all contacts, by partner id (contact/adjacency.c) */
     int32_t *adj, *adj_start;
-    int adj_cap, adj_start_cap, adj_n, adj_np;
+    int adj_cap, adj_start_cap, adj_n, adj_np, adj_order;
     bool adj_ok;
 } grit_contacts;
 
