@@ -36,6 +36,49 @@ static int fx_must(grit_scene *s, int rc, const char *what)
     return rc;
 }
 
+/* A scene under gravity (-9.81 m/s^2 along z) with a fixed step and energy
+ * tracking, and its one FrictMat (*mat): where the inlet tests pour. */
+static grit_scene *fx_gravity_scene(double dt, double density, double young, double tan_phi, int *mat)
+{
+    grit_scene_def d = grit_default_scene_def();
+    d.dt = dt;
+    d.track_energy = true;
+    d.gravity = (grit_vec3){0, 0, -9.81};
+    grit_scene *s = fx_scene(&d);
+    grit_frictmat_def m = grit_default_frictmat_def();
+    m.density = density;
+    m.young = young;
+    m.tan_phi = tan_phi;
+    *mat = fx_must(s, grit_add_frictmat(s, &m), "FrictMat");
+    return s;
+}
+
+/* Save `a` to `path` and load it back (the file removed): the scene a
+ * restarted run continues from. */
+static grit_scene *fx_reload(grit_scene *a, const char *path)
+{
+    fx_must(a, grit_save(a, path), "save");
+    grit_scene *b = grit_scene_load(path);
+    if (!b) {
+        fprintf(stderr, "load %s: %s\n", path, grit_create_error());
+        exit(2);
+    }
+    remove(path);
+    return b;
+}
+
+/* Run n times `steps` steps, watching the energy balance: the largest
+ * relative error and the most contacts seen after each run. */
+static void fx_run_balance(grit_scene *s, int n, int steps, double *worst, int *most)
+{
+    *worst = 0, *most = 0;
+    for (int k = 0; k < n; k++) {
+        CHECK(grit_step(s, steps) == GRIT_OK);
+        *worst = fmax(*worst, fabs(grit_energy_rel_error(s)));
+        *most = grit_contact_count(s) > *most ? grit_contact_count(s) : *most;
+    }
+}
+
 static int fx_mat(grit_scene *s, double young, double kt_div_kn, double tan_phi)
 {
     grit_frictmat_def m = grit_default_frictmat_def();

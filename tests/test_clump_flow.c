@@ -24,23 +24,8 @@ static const double DUMB_R[2] = {1e-3, 1e-3};
 static const grit_vec3 TRI_C[3] = {{0, 0, 0}, {1.6e-3, 0, 0}, {0.8e-3, 1.4e-3, 0}};
 static const double TRI_R[3] = {0.8e-3, 0.8e-3, 0.7e-3};
 
-static grit_scene *scene(void)
-{
-    grit_scene_def d = grit_default_scene_def();
-    d.dt = 1e-5;
-    d.track_energy = true;
-    d.gravity = v3(0, 0, -9.81);
-    return fx_scene(&d);
-}
-
-static int material(grit_scene *s)
-{
-    grit_frictmat_def m = grit_default_frictmat_def();
-    m.density = RHO;
-    m.young = 1e7;
-    m.tan_phi = 0.4;
-    return fx_must(s, grit_add_frictmat(s, &m), "FrictMat");
-}
+/* the scene under gravity and its material */
+static grit_scene *scene(int *m) { return fx_gravity_scene(1e-5, RHO, 1e7, 0.4, m); }
 
 static grit_inlet_def clump_inlet(int m)
 {
@@ -98,8 +83,8 @@ static int check_new(const grit_scene *s, int first, const grit_inlet_def *d, in
 /* ---- insertion: inside, clear, at the rate, by the fractions, turned at random ------------- */
 static void inlet_inserts_clumps(void)
 {
-    grit_scene *s = scene();
-    const int m = material(s);
+    int m;
+    grit_scene *s = scene(&m);
     fx_wall(s, m, 2, 0.0, 1);
     const grit_inlet_def d = clump_inlet(m);
     CHECK(grit_add_inlet(s, &d) == 0);
@@ -152,8 +137,8 @@ static void inlet_inserts_clumps(void)
  * that land there. */
 static grit_scene *pour_drain(void)
 {
-    grit_scene *s = scene();
-    const int m = material(s);
+    int m;
+    grit_scene *s = scene(&m);
     fx_wall(s, m, 2, 0.0, 1);
     grit_inlet_def d = clump_inlet(m);
     CHECK(grit_add_inlet(s, &d) == 0);
@@ -242,8 +227,8 @@ static void restart_bitwise(void)
 /* ---- errors ------------------------------------------------------------------------------- */
 static void errors(void)
 {
-    grit_scene *s = scene();
-    const int m = material(s);
+    int m;
+    grit_scene *s = scene(&m);
     const grit_inlet_def d = clump_inlet(m);
     grit_inlet_def bad = d;
     bad.clumps[1].n = 0; /* empty */

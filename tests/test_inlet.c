@@ -194,13 +194,9 @@ static void energy_book(void)
     d.material = m;
     d.vel = v3(0.3, 0, -1.0);
     CHECK(grit_add_inlet(s, &d) == 0);
-    double worst = 0;
-    int most = 0;
-    for (int k = 0; k < 1000; k++) {
-        CHECK(grit_step(s, 10) == GRIT_OK);
-        worst = fmax(worst, fabs(grit_energy_rel_error(s)));
-        most = grit_contact_count(s) > most ? grit_contact_count(s) : most;
-    }
+    double worst;
+    int most;
+    fx_run_balance(s, 1000, 10, &worst, &most);
     grit_inlet_info info;
     grit_inlet_get(s, 0, NULL, &info);
     printf("  energy: %ld spheres brought %.4e J (entry inlet %.4e J), up to %d contacts, worst balance %.2e\n",

@@ -958,11 +958,12 @@ static void older_versions_load(void)
     free(buf);
 }
 
-/* Version 9 added the inlets' clump templates to INLT: a version-8 file (a
- * current one without those bytes: the template count after each inlet's
- * max_attempts, the drawn template at its end) loads, its inlet inserts
- * spheres, and it continues as the current file does; a template count out
- * of range in a version-9 file is refused. */
+/* Version 9 added the inlets' clump templates to INLT, version 10 their
+ * shape templates: a version-8 file (a current one without the template
+ * counts after each inlet's max_attempts and the drawn template at its end)
+ * and a version-9 file (without the shape template count) load, their inlet
+ * inserts spheres, and they continue as the current file does; template
+ * counts out of range in a current file are refused. */
 static void inlet_v8_loads(void)
 {
     grit_scene_def d = grit_default_scene_def();
@@ -989,39 +990,54 @@ static void inlet_v8_loads(void)
     const long inlt = section_at(buf, n, "INLT", &len);
     /* u32 count; i32 region, 19 f64, i32 n_sizes, 8 + 8 f64, i32 material, i64 seed, i32 attempts */
     const long at_count = inlt + 4 + 4 + 19 * 8 + 4 + 16 * 8 + 4 + 8 + 4;
-    int32_t nc = -1, drawn = -1;
+    int32_t nc = -1, ns = -1, drawn = -1;
     memcpy(&nc, buf + at_count, 4);
+    memcpy(&ns, buf + at_count + 4, 4);
     memcpy(&drawn, buf + inlt + (long)len - 4, 4);
-    CHECK(inlt > 0 && nc == 0 && drawn == 0);
-    long m1 = cut(buf, n, "INLT", inlt + (long)len - 4, 4, b1);
-    long m2 = cut(b1, m1, "INLT", at_count, 4, b2);
-    set_version(b2, m2, 8);
-    spit(BAD, b2, m2);
-    grit_scene *s7 = grit_scene_load(BAD), *s8 = grit_scene_load(GOOD); /* s7: the older file */
-    CHECK(s7 != NULL && s8 != NULL);
-    if (s7 && s8) {
-        grit_inlet_def back;
-        CHECK(grit_inlet_get(s7, 0, &back, NULL) == GRIT_OK && back.n_clumps == 0 && back.r_max == in.r_max);
-        CHECK(grit_step(s7, 500) == GRIT_OK && grit_step(s8, 500) == GRIT_OK);
-        check_same_state(s7, s8);
-        grit_inlet_info i7, i8;
-        grit_inlet_get(s7, 0, NULL, &i7);
-        grit_inlet_get(s8, 0, NULL, &i8);
-        printf("  a version-8 inlet file: %ld spheres after 500 more steps, as from the version-9 file: %s\n",
-               i7.count, i7.count == i8.count && i7.mass == i8.mass ? "yes" : "no");
-        CHECK(i7.count == i8.count && i7.mass == i8.mass && i7.count > 20);
+    CHECK(inlt > 0 && nc == 0 && ns == 0 && drawn == 0);
+    for (int v = 8; v <= 9; v++) {
+        long m2;
+        if (v == 8) { /* both counts and the drawn template out */
+            const long m1 = cut(buf, n, "INLT", inlt + (long)len - 4, 4, b1);
+            m2 = cut(b1, m1, "INLT", at_count, 8, b2);
+        } else { /* the shape template count out */
+            m2 = cut(buf, n, "INLT", at_count + 4, 4, b2);
+        }
+        set_version(b2, m2, (uint32_t)v);
+        spit(BAD, b2, m2);
+        grit_scene *s7 = grit_scene_load(BAD), *s8 = grit_scene_load(GOOD); /* s7: the older file */
+        CHECK(s7 != NULL && s8 != NULL);
+        if (s7 && s8) {
+            grit_inlet_def back;
+            CHECK(grit_inlet_get(s7, 0, &back, NULL) == GRIT_OK && back.n_clumps == 0 && back.n_shapes == 0 &&
+                  back.r_max == in.r_max);
+            CHECK(grit_step(s7, 500) == GRIT_OK && grit_step(s8, 500) == GRIT_OK);
+            check_same_state(s7, s8);
+            grit_inlet_info i7, i8;
+            grit_inlet_get(s7, 0, NULL, &i7);
+            grit_inlet_get(s8, 0, NULL, &i8);
+            printf("  a version-%d inlet file: %ld spheres after 500 more steps, as from the version-%d file: %s\n", v,
+                   i7.count, GRIT_RESTART_VERSION, i7.count == i8.count && i7.mass == i8.mass ? "yes" : "no");
+            CHECK(i7.count == i8.count && i7.mass == i8.mass && i7.count > 20);
+        }
+        grit_scene_destroy(s7);
+        grit_scene_destroy(s8);
+        set_version(b2, m2, (uint32_t)v + 1); /* the same bytes as the next version: the records no longer line up */
+        spit(BAD, b2, m2);
+        expect_fail("section INLT");
     }
-    grit_scene_destroy(s7);
-    grit_scene_destroy(s8);
-    set_version(b2, m2, 9); /* the same bytes as version 9: the records no longer line up */
-    spit(BAD, b2, m2);
-    expect_fail("section INLT");
     memcpy(b1, buf, (size_t)n);
     nc = 9;
     memcpy(b1 + at_count, &nc, 4);
     fix_crc(b1, n);
     spit(BAD, b1, n);
     expect_fail("inlet 0: 9 clump templates (at most 8)");
+    memcpy(b1, buf, (size_t)n);
+    ns = 9;
+    memcpy(b1 + at_count + 4, &ns, 4);
+    fix_crc(b1, n);
+    spit(BAD, b1, n);
+    expect_fail("inlet 0: 9 shape templates (at most 8)");
     free(buf);
     free(b1);
     free(b2);

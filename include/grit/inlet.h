@@ -16,7 +16,15 @@
  * mass at a random place such that every member sphere lies inside the
  * region (the sphere about the centre of mass that holds every member, for
  * a box or a cylinder) and overlaps nothing. The size fields are then
- * unused. */
+ * unused.
+ *
+ * With shape templates (n_shapes > 0) it inserts single capsules and
+ * ellipsoids: each a template drawn by its mass fraction, scaled by a
+ * factor from the size fields (read as dimensionless scales: uniform in
+ * [r_min, r_max] by number, or sizes with mass fractions; both NaN and
+ * n_sizes = 0: scale 1), turned by a uniformly random rotation, its centre
+ * where the sphere that bounds it lies inside the region and overlaps
+ * nothing. An inlet has clump templates or shape templates, not both. */
 #ifndef GRIT_INLET_H
 #define GRIT_INLET_H
 
@@ -31,7 +39,7 @@ GRIT_BEGIN_DECLS
  * solid a closed triangle mesh encloses (an STL file's, for example: every
  * edge shared by two triangles of opposite orientation). */
 enum { GRIT_REGION_BOX = 0, GRIT_REGION_CYLINDER = 1, GRIT_REGION_MESH = 2 };
-enum { GRIT_INLET_MAX_SIZES = 8, GRIT_INLET_MAX_CLUMPS = 8 };
+enum { GRIT_INLET_MAX_SIZES = 8, GRIT_INLET_MAX_CLUMPS = 8, GRIT_INLET_MAX_SHAPES = 8 };
 
 /* A clump template of an inlet: its member spheres in the template's frame
  * (the inlet copies them when it is added). */
@@ -42,6 +50,15 @@ typedef struct grit_inlet_clump {
     double mass_frac;         /* its share of the inserted mass (normalised over the templates) */
 } grit_inlet_clump;
 
+/* A shape template of an inlet: one capsule or one ellipsoid at scale 1, in
+ * its body frame (as grit_capsule_def and grit_ellipsoid_def give them). */
+typedef struct grit_inlet_shape {
+    int shape;            /* GRIT_SHAPE_CAPSULE or GRIT_SHAPE_ELLIPSOID */
+    double radius, shaft; /* capsule: radius and the length of its cylinder along local x (m) */
+    grit_vec3 semi_axes;  /* ellipsoid: semi-axes along local x, y, z (m) */
+    double mass_frac;     /* its share of the inserted mass (normalised over the templates) */
+} grit_inlet_shape;
+
 typedef struct grit_inlet_def {
     int region;               /* GRIT_REGION_* */
     grit_vec3 lo, hi;         /* box: its corners (particle centres stay inside) */
@@ -51,8 +68,8 @@ typedef struct grit_inlet_def {
     double max_mass;          /* stop after inserting this much (INFINITY: never) */
     double t_start;           /* the scene time it starts at (NAN: the time it is added) */
     int n_sizes;              /* 0: radii uniform in [r_min, r_max] by number */
-    double r_min, r_max;      /* m */
-    double sizes[GRIT_INLET_MAX_SIZES];     /* radii (m) */
+    double r_min, r_max;      /* m (with shape templates: scale factors) */
+    double sizes[GRIT_INLET_MAX_SIZES];     /* radii (m; with shape templates: scale factors) */
     double mass_frac[GRIT_INLET_MAX_SIZES]; /* their shares of the mass (normalised) */
     int material;
     grit_vec3 vel;            /* initial velocity of the particles */
@@ -62,6 +79,8 @@ typedef struct grit_inlet_def {
     const grit_vec3 (*tri)[3];        /* mesh: their vertices (particles stay entirely inside) */
     int n_clumps;                     /* 0: spheres; else clumps from the first n_clumps templates */
     grit_inlet_clump clumps[GRIT_INLET_MAX_CLUMPS];
+    int n_shapes;                     /* 0: none; else capsules/ellipsoids from the first n_shapes templates */
+    grit_inlet_shape shapes[GRIT_INLET_MAX_SHAPES];
 } grit_inlet_def;
 
 grit_inlet_def grit_default_inlet_def(void);

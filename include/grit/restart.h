@@ -43,8 +43,9 @@ GRIT_BEGIN_DECLS
  * and terms (section CTRL; an older file's controller continues without
  * integral action, as it ran). 8: the automatic Verlet distance's
  * last rebuild (section VRLT). 9: the inlets' clump templates and the
- * template drawn for the clump still to place (in section INLT). */
-enum { GRIT_RESTART_VERSION = 9 };
+ * template drawn for the clump still to place (in section INLT). 10: the
+ * inlets' shape templates (capsules, ellipsoids; in section INLT). */
+enum { GRIT_RESTART_VERSION = 10 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

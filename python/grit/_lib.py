@@ -39,13 +39,18 @@ class InletClump(ctypes.Structure):  # grit/inlet.h
     _fields_ = [("n", c_int), ("centers", c_void_p), ("radii", c_void_p), ("mass_frac", c_double)]
 
 
+class InletShape(ctypes.Structure):  # grit/inlet.h
+    _fields_ = [("shape", c_int), ("radius", c_double), ("shaft", c_double), ("semi_axes", Vec3),
+                ("mass_frac", c_double)]
+
+
 class InletDef(ctypes.Structure):  # grit/inlet.h
     _fields_ = [("region", c_int), ("lo", Vec3), ("hi", Vec3), ("center", Vec3), ("radius", c_double),
                 ("height", c_double), ("mass_rate", c_double), ("max_mass", c_double), ("t_start", c_double),
                 ("n_sizes", c_int), ("r_min", c_double), ("r_max", c_double), ("sizes", c_double * 8),
                 ("mass_frac", c_double * 8), ("material", c_int), ("vel", Vec3), ("seed", ctypes.c_uint64),
                 ("max_attempts", c_int), ("n_tri", c_int), ("tri", c_void_p), ("n_clumps", c_int),
-                ("clumps", InletClump * 8)]
+                ("clumps", InletClump * 8), ("n_shapes", c_int), ("shapes", InletShape * 8)]
 
 
 class InletInfo(ctypes.Structure):
@@ -174,7 +179,7 @@ MIRRORS = {"grit_vec3": Vec3, "grit_quat": Quat, "grit_param_info": ParamInfo, "
            "grit_ellipsoid_def": EllipsoidDef, "grit_rod_def": RodDef, "grit_clump_def": ClumpDef,
            "grit_clump_props": ClumpProps, "grit_tester_state": TesterState,
            "grit_tester_cond": TesterCond, "grit_tester_stage": TesterStage, "grit_inlet_def": InletDef,
-           "grit_inlet_clump": InletClump, "grit_outlet_def": OutletDef}
+           "grit_inlet_clump": InletClump, "grit_inlet_shape": InletShape, "grit_outlet_def": OutletDef}
 
 # ---- STL meshes (include/grit/stl.h)
 class StlDef(ctypes.Structure):

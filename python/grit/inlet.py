@@ -1,7 +1,8 @@
 """Particle inlets (docs/inlets.md): ``scene.add_inlet(...)`` inserts spheres into a box, an upright cylinder or
-a mesh at a mass rate, with radii from a size distribution, or clumps from templates (``clumps=``), each where
-it overlaps nothing; ``scene.inlets`` reads what they did. The inlets' state, their random streams included, is
-saved in restart files."""
+a mesh at a mass rate, with radii from a size distribution, clumps from templates (``clumps=``), or capsules and
+ellipsoids from templates scaled by a distribution (``shapes=``, ``scales=``), each where it overlaps nothing;
+``scene.inlets`` reads what they did. The inlets' state, their random streams included, is saved in restart
+files."""
 from __future__ import annotations
 
 import ctypes
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 MAX_SIZES = 8
 MAX_CLUMPS = 8
+MAX_SHAPES = 8
 
 
 def set_clumps(d: _lib.InletDef, clumps: Sequence[Any]) -> list:
@@ -53,23 +55,31 @@ def set_clumps(d: _lib.InletDef, clumps: Sequence[Any]) -> list:
     return keep
 
 
-def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
-             center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float], mass_rate: float,
-             radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
-             mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
-             max_attempts: int, mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
-             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0), clumps: Optional[Sequence[Any]] = None) -> _lib.InletDef:
-    """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet (with clump templates, it
-    holds the arrays its pointers name in an attribute, so that they live as long as it)."""
-    d = _lib.get().grit_default_inlet_def()
-    set_region(d, region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift, "add_inlet")
-    if clumps is not None:
-        if radii is not None or sizes is not None:
-            raise ParameterError("add_inlet: give clumps=[...] or a size distribution (radii= or sizes=), not both")
-        d._clump_arrays = set_clumps(d, clumps)
-    elif (radii is None) == (sizes is None):
-        raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
-                             "fraction), ...]")
+def set_shapes(d: _lib.InletDef, shapes: Sequence[Any]) -> None:
+    """The shape templates into d: ``("capsule", radius, shaft[, mass fraction])`` or ``("ellipsoid", (a, b,
+    c)[, mass fraction])``."""
+    shapes = list(shapes)
+    if not 1 <= len(shapes) <= MAX_SHAPES:
+        raise ParameterError(f"add_inlet: shapes has {len(shapes)} templates; 1 to {MAX_SHAPES} are allowed")
+    const = _lib.get().const
+    for k, t in enumerate(shapes):
+        kind = t[0] if isinstance(t, (tuple, list)) and t else None
+        n = {"capsule": 3, "ellipsoid": 2}.get(kind) if isinstance(kind, str) else None
+        if n is None or len(t) not in (n, n + 1):
+            raise ParameterError(f"add_inlet: shapes[{k}] must be ('capsule', radius, shaft[, mass fraction]) or "
+                                 "('ellipsoid', (a, b, c)[, mass fraction])")
+        e = d.shapes[k]
+        e.shape = const["GRIT_SHAPE_" + kind.upper()]
+        if kind == "capsule":
+            e.radius, e.shaft = float(t[1]), float(t[2])
+        else:
+            e.semi_axes = _lib.Vec3(*as_vec3(t[1], f"add_inlet: shapes[{k}]: semi-axes"))
+        e.mass_frac = float(t[n]) if len(t) == n + 1 else 1.0
+    d.n_shapes = len(shapes)
+
+
+def set_sizes(d: _lib.InletDef, radii: Any, sizes: Any, what: str) -> None:
+    """A size distribution into d: a uniform range (a pair, or one number) or a list of (size, mass fraction)."""
     if radii is not None:
         if isinstance(radii, numbers.Real):
             radii = (radii, radii)
@@ -77,10 +87,42 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
     elif sizes is not None:
         sizes = list(sizes)
         if not 1 <= len(sizes) <= MAX_SIZES:
-            raise ParameterError(f"add_inlet: sizes has {len(sizes)} entries; 1 to {MAX_SIZES} are allowed")
+            raise ParameterError(f"add_inlet: {what} has {len(sizes)} entries; 1 to {MAX_SIZES} are allowed")
         d.n_sizes = len(sizes)
         for k, (r, f) in enumerate(sizes):
             d.sizes[k], d.mass_frac[k] = float(r), float(f)
+
+
+def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
+             center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float], mass_rate: float,
+             radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
+             mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
+             max_attempts: int, mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
+             mesh_shift: Sequence[float] = (0.0, 0.0, 0.0), clumps: Optional[Sequence[Any]] = None,
+             shapes: Optional[Sequence[Any]] = None, scales: Any = None) -> _lib.InletDef:
+    """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet (with clump templates, it
+    holds the arrays its pointers name in an attribute, so that they live as long as it)."""
+    d = _lib.get().grit_default_inlet_def()
+    set_region(d, region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift, "add_inlet")
+    if scales is not None and shapes is None:
+        raise ParameterError("add_inlet: scales= goes with shapes=[...]")
+    if shapes is not None:
+        if clumps is not None or radii is not None or sizes is not None:
+            raise ParameterError("add_inlet: with shapes=[...] give scales= for their sizes, and neither clumps=, "
+                                 "radii= nor sizes=")
+        set_shapes(d, shapes)
+        if scales is not None:  # a number, a pair (uniform by number) or [(scale, mass fraction), ...]
+            ranged = isinstance(scales, numbers.Real) or (len(scales) == 2 and all(
+                isinstance(x, numbers.Real) for x in scales))
+            set_sizes(d, scales if ranged else None, None if ranged else scales, "scales")
+    elif clumps is not None:
+        if radii is not None or sizes is not None:
+            raise ParameterError("add_inlet: give clumps=[...] or a size distribution (radii= or sizes=), not both")
+        d._clump_arrays = set_clumps(d, clumps)
+    elif (radii is None) == (sizes is None):
+        raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
+                             "fraction), ...]")
+    set_sizes(d, radii, sizes, "sizes")
     d.mass_rate = float(mass_rate)
     d.material = mat_index
     d.vel = _lib.Vec3(*as_vec3(vel, "add_inlet: vel"))
@@ -94,7 +136,7 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
 class Inlet:
     """One inlet of a scene, by index: ``mass`` and ``count`` inserted (a clump counts once), ``failed`` places
     that overlapped, ``energy`` the kinetic energy brought in [J], ``waiting`` (the region was too full at the last
-    step), ``mass_rate``, ``clump_templates``."""
+    step), ``mass_rate``, ``clump_templates``, ``shape_templates``."""
 
     def __init__(self, scene: Scene, k: int) -> None:
         self._scene, self.index = scene, k
@@ -138,6 +180,11 @@ class Inlet:
     def clump_templates(self) -> int:
         """The number of clump templates it inserts from (0: it inserts spheres)."""
         return self._get()[0].n_clumps
+
+    @property
+    def shape_templates(self) -> int:
+        """The number of capsule and ellipsoid templates it inserts from (0: none)."""
+        return self._get()[0].n_shapes
 
     def __repr__(self) -> str:
         d, i = self._get()

@@ -8,6 +8,16 @@ import pytest
 import grit
 
 
+def continued(a, before, after, path):
+    """Run scene `a` `before` steps, save it to `path` and load it as b, run both `after` steps: (a, b)."""
+    a.run(before)
+    a.save(str(path))
+    b = grit.Scene.load(str(path))
+    a.run(after)
+    b.run(after)
+    return a, b
+
+
 def test_box_inlet_rate_and_sizes():
     s = grit.Scene(gravity=(0, 0, -9.81), dt=1e-5)
     m = grit.FrictMat(density=2500, young=1e7)
@@ -31,13 +41,7 @@ def test_cylinder_inlet_energy_and_restart(tmp_path):
         s.add_inlet("cylinder", center=(0, 0, 0.01), radius=0.01, height=0.02, mass_rate=0.1, radii=(1e-3, 1.5e-3),
                     mat=m, vel=(0, 0, -1), seed=5)
         return s
-    a = scene()
-    a.run(1500)
-    path = str(tmp_path / "inlet.grit")
-    a.save(path)
-    b = grit.Scene.load(path)
-    a.run(2000)
-    b.run(2000)
+    a, b = continued(scene(), 1500, 2000, tmp_path / "inlet.grit")
     assert len(a.particles) == len(b.particles) > 20
     assert np.array_equal(a.particles.pos, b.particles.pos)
     assert a.inlets[0].count == b.inlets[0].count and a.energy["inlet"] == b.energy["inlet"] < 0
@@ -89,13 +93,7 @@ def test_clump_inlet_mass_overlaps_outlet():
 
 
 def test_clump_inlet_restart(tmp_path):
-    a = clump_scene()
-    a.run(3001)
-    path = str(tmp_path / "clumps.grit")
-    a.save(path)
-    b = grit.Scene.load(path)
-    a.run(2000)
-    b.run(2000)
+    a, b = continued(clump_scene(), 3001, 2000, tmp_path / "clumps.grit")
     assert b.inlets[0].clump_templates == 2
     assert np.array_equal(a.particles.ids(), b.particles.ids())
     assert np.array_equal(a.particles.pos, b.particles.pos) and np.array_equal(a.particles.vel, b.particles.vel)
@@ -120,3 +118,81 @@ def test_clump_inlet_errors():
     with pytest.raises(grit.ParameterError, match="1 to 8"):
         s.add_inlet("box", clumps=[DUMBBELL] * 9, **box)
     assert s.inlets == []
+
+
+CAPSULE = ("capsule", 1e-3, 2e-3, 0.4)
+ELLIPSOID = ("ellipsoid", (2e-3, 1.2e-3, 0.8e-3), 0.6)
+
+
+def shape_scene(scales=(0.8, 1.2)):
+    """Capsules and ellipsoids poured into a 4 cm box with a floor."""
+    s = grit.Scene(gravity=(0, 0, -9.81), dt=1e-5, track_energy=True)
+    m = grit.FrictMat(density=2500, young=1e6, tan_phi=0.4)
+    s.add([grit.Wall(0, axis="z", sense=1, mat=m), grit.Wall(0, axis="x", sense=1, mat=m),
+           grit.Wall(0.04, axis="x", sense=-1, mat=m), grit.Wall(0, axis="y", sense=1, mat=m),
+           grit.Wall(0.04, axis="y", sense=-1, mat=m)])
+    s.add_inlet("box", lo=(0, 0, 0.02), hi=(0.04, 0.04, 0.04), mass_rate=0.1, mat=m, vel=(0, 0, -1.5), seed=4,
+                shapes=[CAPSULE, ELLIPSOID], scales=scales)
+    return s
+
+
+def axes(ori):
+    """The body x axes of unit quaternions (w, x, y, z), rows."""
+    w, x, y, z = ori.T
+    return np.stack([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)], axis=1)
+
+
+def test_shape_inlet_rate_shapes_scales_orientations():
+    s = shape_scene()
+    s.run(5000)
+    inlet = s.inlets[0]
+    caps, ells = s.particles.of_shape("capsule"), s.particles.of_shape("ellipsoid")
+    mass = s.particles.mass
+    assert inlet.shape_templates == 2 and inlet.clump_templates == 0
+    assert caps.sum() + ells.sum() == inlet.count > 150
+    assert math.isclose(mass[caps | ells].sum(), inlet.mass, rel_tol=1e-12)
+    # the rate: within one body (the largest: an ellipsoid at scale 1.2) of rate x time
+    big = 4 / 3 * math.pi * 2e-3 * 1.2e-3 * 0.8e-3 * 1.2 ** 3 * 2500
+    assert abs(inlet.mass - 0.1 * (s.time - s.current_dt)) <= big
+    assert abs(mass[caps].sum() / inlet.mass - 0.4) < 0.1
+    # every capsule's radius is 1 mm times its scale, in [0.8, 1.2]
+    r = s.particles.radius[caps]
+    assert r.min() >= 0.8e-3 and r.max() <= 1.2e-3 and r.max() - r.min() > 0.3e-3
+    a = axes(s.particles.ori[caps | ells])  # turned at random, no spin at insertion: still spread evenly
+    assert np.all(np.abs((a ** 2).mean(axis=0) - 1 / 3) < 0.1)
+    assert abs(s.energy.rel_error) < 5e-3
+    assert math.isclose(-s.energy["inlet"], inlet.energy, rel_tol=1e-12)
+
+
+def test_shape_inlet_restart(tmp_path):
+    a, b = continued(shape_scene(scales=[(0.9, 0.5), (1.1, 0.5)]), 2001, 2000, tmp_path / "shapes.grit")
+    assert b.inlets[0].shape_templates == 2
+    assert np.array_equal(a.particles.ids(), b.particles.ids()) and a.inlets[0].count == b.inlets[0].count > 50
+    for name in ("pos", "vel", "ori", "angvel", "shape"):
+        assert np.array_equal(getattr(a.particles, name), getattr(b.particles, name)), name
+    assert a.energy["inlet"] == b.energy["inlet"]
+
+
+def test_shape_inlet_errors():
+    s = grit.Scene()
+    m = grit.FrictMat(density=2500, young=1e7)
+    box = dict(lo=(0, 0, 0), hi=(0.02, 0.02, 0.02), mass_rate=1, mat=m)
+    with pytest.raises(grit.ParameterError, match="neither clumps=, radii= nor sizes="):
+        s.add_inlet("box", radii=1e-3, shapes=[CAPSULE], **box)
+    with pytest.raises(grit.ParameterError, match="scales= goes with shapes="):
+        s.add_inlet("box", radii=1e-3, scales=(1, 2), **box)
+    with pytest.raises(grit.ParameterError, match=r"shapes\[1\] must be"):
+        s.add_inlet("box", shapes=[CAPSULE, ("cube", 1e-3)], **box)
+    with pytest.raises(grit.ParameterError, match=r"shapes\[0\] must be"):
+        s.add_inlet("box", shapes=[("capsule", 1e-3)], **box)
+    with pytest.raises(grit.ParameterError, match=r"shape template 1: ellipsoid semi_axes = \(0.002, -0.001"):
+        s.add_inlet("box", shapes=[CAPSULE, ("ellipsoid", (2e-3, -1e-3, 1e-3))], **box)
+    with pytest.raises(grit.ParameterError, match="hold a shape template 0"):
+        s.add_inlet("box", shapes=[CAPSULE], scales=(1, 6), **box)
+    with pytest.raises(grit.ParameterError, match=r"size 1: scale -1"):
+        s.add_inlet("box", shapes=[CAPSULE], scales=[(1, 0.5), (-1, 0.5)], **box)
+    with pytest.raises(grit.ParameterError, match="1 to 8"):
+        s.add_inlet("box", shapes=[CAPSULE] * 9, **box)
+    assert s.inlets == []
+    inlet = s.add_inlet("box", shapes=[ELLIPSOID], scales=1.5, **box)
+    assert inlet.shape_templates == 1

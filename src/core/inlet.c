@@ -1,11 +1,13 @@
-/* grit: particle inlets (grit/inlet.h, docs/inlets.md) -- spheres or clumps
- * inserted into a region at a mass rate, each where it overlaps nothing. */
+/* grit: particle inlets (grit/inlet.h, docs/inlets.md) -- spheres, clumps,
+ * capsules or ellipsoids inserted into a region at a mass rate, each where
+ * it overlaps nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/storage.h"
 #include "grit/clump.h"
+#include "grit/shapes.h"
 #include "material/material.h"
 #include "shape/shape.h"
 
@@ -33,6 +35,9 @@ static double uniform(uint64_t *state)
     return (double)(z >> 11) * 0x1p-53;
 }
 
+/* the per-template arrays of grit_inlet_state serve either kind */
+_Static_assert(GRIT_INLET_MAX_SHAPES <= GRIT_INLET_MAX_CLUMPS, "shape templates fit the template arrays");
+
 static double largest_radius(const grit_inlet_def *d)
 {
     if (d->n_sizes == 0) return d->r_max;
@@ -41,11 +46,11 @@ static double largest_radius(const grit_inlet_def *d)
     return r;
 }
 
-/* The templates of d: members, radii, centres and mass fractions, each
- * error naming the template, the member and the value. */
+/* The clump templates of d: members, radii and centres (their mass
+ * fractions: check_fractions), each error naming the template, the member
+ * and the value. */
 static int check_templates(grit_scene *s, const grit_inlet_def *d)
 {
-    double sum = 0;
     for (int k = 0; k < d->n_clumps; k++) {
         const grit_inlet_clump *c = &d->clumps[k];
         if (c->n < 1 || c->n > GRIT_CLUMP_MAX_MEMBERS)
@@ -62,14 +67,82 @@ static int check_templates(grit_scene *s, const grit_inlet_def *d)
                 return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: member %d: centre (%g, %g, %g) must be "
                                                  "finite", k, j, c->centers[j].x, c->centers[j].y, c->centers[j].z);
         }
-        if (!(c->mass_frac >= 0) || !isfinite(c->mass_frac))
-            return grit_fail(s, GRIT_EINVAL, "inlet: clump template %d: mass_frac = %g must be non-negative and finite",
-                             k, c->mass_frac);
-        sum += c->mass_frac;
+    }
+    return GRIT_OK;
+}
+
+/* An inlet inserts from its clump templates or from its shape templates
+ * (never both): how many it has, and template k's mass fraction. */
+static int n_templates(const grit_inlet_def *d) { return d->n_clumps ? d->n_clumps : d->n_shapes; }
+static double template_frac(const grit_inlet_def *d, int k)
+{
+    return d->n_clumps ? d->clumps[k].mass_frac : d->shapes[k].mass_frac;
+}
+
+/* The templates' mass fractions: each non-negative and finite, their sum
+ * above 0. */
+static int check_fractions(grit_scene *s, const grit_inlet_def *d)
+{
+    const char *kind = d->n_clumps ? "clump" : "shape";
+    double sum = 0;
+    for (int k = 0; k < n_templates(d); k++) {
+        const double f = template_frac(d, k);
+        if (!(f >= 0) || !isfinite(f))
+            return grit_fail(s, GRIT_EINVAL, "inlet: %s template %d: mass_frac = %g must be non-negative and finite",
+                             kind, k, f);
+        sum += f;
     }
     if (!(sum > 0))
-        return grit_fail(s, GRIT_EINVAL, "inlet: the clump templates' mass fractions add up to %g, not above 0", sum);
+        return grit_fail(s, GRIT_EINVAL, "inlet: the %s templates' mass fractions add up to %g, not above 0", kind,
+                         sum);
     return GRIT_OK;
+}
+
+/* The shape templates of d: a capsule's radius and shaft, an ellipsoid's
+ * semi-axes, each error naming the template and the value. */
+static int check_shapes(grit_scene *s, const grit_inlet_def *d)
+{
+    for (int k = 0; k < d->n_shapes; k++) {
+        const grit_inlet_shape *t = &d->shapes[k];
+        const grit_vec3 a = t->semi_axes;
+        if (t->shape == GRIT_SHAPE_CAPSULE) {
+            if (!(t->radius > 0) || !isfinite(t->radius) || !(t->shaft >= 0) || !isfinite(t->shaft))
+                return grit_fail(s, GRIT_EINVAL,
+                                 "inlet: shape template %d: capsule radius = %g must be positive and shaft = %g "
+                                 "non-negative, both finite (m)", k, t->radius, t->shaft);
+        } else if (t->shape == GRIT_SHAPE_ELLIPSOID) {
+            if (!(a.x > 0 && a.y > 0 && a.z > 0) || !v3_isfinite(a))
+                return grit_fail(s, GRIT_EINVAL,
+                                 "inlet: shape template %d: ellipsoid semi_axes = (%g, %g, %g) must be positive and "
+                                 "finite (m)", k, a.x, a.y, a.z);
+        } else {
+            return grit_fail(s, GRIT_EINVAL,
+                             "inlet: shape template %d: shape = %d is neither a capsule (%d) nor an ellipsoid (%d)", k,
+                             t->shape, GRIT_SHAPE_CAPSULE, GRIT_SHAPE_ELLIPSOID);
+        }
+    }
+    return GRIT_OK;
+}
+
+/* The mass of shape template t at the given scale: the arithmetic of
+ * grit_add_capsule and grit_add_ellipsoid, so that the inlet knows the mass
+ * of a particle before adding it (max_mass). */
+static double shape_mass(const grit_inlet_shape *t, double scale, double rho)
+{
+    if (t->shape == GRIT_SHAPE_CAPSULE) {
+        const double r = t->radius * scale, L = t->shaft * scale;
+        return 4.0 / 3.0 * M_PI * r * r * r * rho + M_PI * r * r * L * rho;
+    }
+    const grit_vec3 a = v3_scale(t->semi_axes, scale);
+    return 4.0 / 3.0 * M_PI * a.x * a.y * a.z * rho;
+}
+
+/* The radius of the sphere about its centre that holds shape template t
+ * at scale 1 (its bounding sphere: the insertion's conservative test). */
+static double shape_reach(const grit_inlet_shape *t)
+{
+    if (t->shape == GRIT_SHAPE_CAPSULE) return t->radius + 0.5 * t->shaft;
+    return fmax(t->semi_axes.x, fmax(t->semi_axes.y, t->semi_axes.z));
 }
 
 /* Template k's mass (the clump grit_add_clump makes of it), centre of mass
@@ -92,8 +165,12 @@ static int template_props(grit_scene *s, const grit_inlet_def *d, int k, double 
     return GRIT_OK;
 }
 
-int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
+int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
 {
+    /* shape templates without a scale distribution: scale 1 */
+    grit_inlet_def dd = *d0;
+    if (dd.n_shapes > 0 && dd.n_sizes == 0 && isnan(dd.r_min) && isnan(dd.r_max)) dd.r_min = dd.r_max = 1;
+    const grit_inlet_def *d = &dd;
     if (s->cell) return grit_fail(s, GRIT_ESTATE, "inlet: not available in a periodic scene");
     if (d->region != GRIT_REGION_BOX && d->region != GRIT_REGION_CYLINDER && d->region != GRIT_REGION_MESH)
         return grit_fail(s, GRIT_EINVAL, "inlet: region = %d is neither box (0), cylinder (1) nor mesh (2)", d->region);
@@ -104,21 +181,31 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
         return grit_fail(s, GRIT_EINVAL, "inlet: t_start = %g must be finite or NaN (s)", d->t_start);
     if (d->n_clumps < 0 || d->n_clumps > GRIT_INLET_MAX_CLUMPS)
         return grit_fail(s, GRIT_EINVAL, "inlet: n_clumps = %d must be 0 to %d", d->n_clumps, GRIT_INLET_MAX_CLUMPS);
+    if (d->n_shapes < 0 || d->n_shapes > GRIT_INLET_MAX_SHAPES)
+        return grit_fail(s, GRIT_EINVAL, "inlet: n_shapes = %d must be 0 to %d", d->n_shapes, GRIT_INLET_MAX_SHAPES);
+    if (d->n_clumps > 0 && d->n_shapes > 0)
+        return grit_fail(s, GRIT_EINVAL, "inlet: give clump templates or shape templates, not both (n_clumps = %d, "
+                                         "n_shapes = %d)", d->n_clumps, d->n_shapes);
+    /* with shape templates the size fields are scale factors */
+    const char *size = d->n_shapes ? "scale" : "radius", *unit = d->n_shapes ? "" : " (m)";
+    if (d->n_clumps > 0 || d->n_shapes > 0) {
+        int rc = d->n_clumps ? check_templates(s, d) : check_shapes(s, d);
+        if (rc || (rc = check_fractions(s, d))) return rc;
+    }
     if (d->n_clumps > 0) {
-        const int rc = check_templates(s, d);
-        if (rc) return rc;
+        /* clumps are not scaled: the size fields are unused */
     } else if (d->n_sizes < 0 || d->n_sizes > GRIT_INLET_MAX_SIZES) {
         return grit_fail(s, GRIT_EINVAL, "inlet: n_sizes = %d must be 0 to %d", d->n_sizes, GRIT_INLET_MAX_SIZES);
     } else if (d->n_sizes == 0) {
         if (!(d->r_min > 0) || !(d->r_max >= d->r_min) || !isfinite(d->r_max))
-            return grit_fail(s, GRIT_EINVAL, "inlet: radii [r_min, r_max] = [%g, %g] must be positive and finite (m)",
-                             d->r_min, d->r_max);
+            return grit_fail(s, GRIT_EINVAL, "inlet: %s [r_min, r_max] = [%g, %g] must be positive and finite%s",
+                             d->n_shapes ? "scales" : "radii", d->r_min, d->r_max, unit);
     } else {
         double sum = 0;
         for (int k = 0; k < d->n_sizes; k++) {
             if (!(d->sizes[k] > 0) || !isfinite(d->sizes[k]) || !(d->mass_frac[k] >= 0) || !isfinite(d->mass_frac[k]))
                 return grit_fail(s, GRIT_EINVAL,
-                                 "inlet: size %d: radius %g must be positive, its mass fraction %g non-negative", k,
+                                 "inlet: size %d: %s %g must be positive, its mass fraction %g non-negative", k, size,
                                  d->sizes[k], d->mass_frac[k]);
             sum += d->mass_frac[k];
         }
@@ -129,19 +216,30 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
         return grit_fail(s, GRIT_EINVAL, "inlet: max_attempts = %d must be at least 1", d->max_attempts);
     if (grit_check_material(s, "inlet", d->material)) return GRIT_EINVAL;
     /* the largest particle must fit: a clump template by the sphere about
-     * its centre of mass that holds its members */
+     * its centre of mass that holds its members, a shape template at its
+     * largest scale by its bounding sphere */
     double tpl_mass[GRIT_INLET_MAX_CLUMPS], tpl_reach[GRIT_INLET_MAX_CLUMPS];
-    grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS];
+    grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS] = {{0, 0, 0}};
     int big = -1; /* the template that reaches farthest */
-    for (int k = 0; k < d->n_clumps; k++) {
-        const int rc = template_props(s, d, k, &tpl_mass[k], &tpl_com[k], &tpl_reach[k]);
-        if (rc) return rc;
+    const double rho = grit_material_frict(s, d->material).density;
+    for (int k = 0; k < n_templates(d); k++) {
+        if (d->n_clumps) {
+            const int rc = template_props(s, d, k, &tpl_mass[k], &tpl_com[k], &tpl_reach[k]);
+            if (rc) return rc;
+        } else {
+            tpl_mass[k] = shape_mass(&d->shapes[k], 1.0, rho);
+            tpl_reach[k] = shape_reach(&d->shapes[k]);
+        }
         if (big < 0 || tpl_reach[k] > tpl_reach[big]) big = k;
     }
-    const double r = d->n_clumps ? tpl_reach[big] : largest_radius(d);
-    char what[96];
+    const double r = d->n_clumps   ? tpl_reach[big]
+                     : d->n_shapes ? tpl_reach[big] * largest_radius(d) /* at the largest scale */
+                                   : largest_radius(d);
+    char what[128];
     if (d->n_clumps) snprintf(what, sizeof what, "clump template %d (its members reach %g m from its centre of mass)",
                               big, r);
+    else if (d->n_shapes) snprintf(what, sizeof what, "shape template %d (it reaches %g m from its centre at its "
+                                   "largest scale)", big, r);
     else snprintf(what, sizeof what, "sphere of radius %g", r);
     if (d->region == GRIT_REGION_BOX) {
         if (!v3_isfinite(d->lo) || !v3_isfinite(d->hi) || d->hi.x - d->lo.x < 2 * r || d->hi.y - d->lo.y < 2 * r ||
@@ -207,6 +305,11 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d)
         row += n;
     }
     for (int k = d->n_clumps; k < GRIT_INLET_MAX_CLUMPS; k++) q->def.clumps[k] = (grit_inlet_clump){0, NULL, NULL, 0};
+    for (int k = 0; k < d->n_shapes; k++) {
+        q->tpl_mass[k] = tpl_mass[k];
+        q->tpl_reach[k] = tpl_reach[k];
+    }
+    for (int k = d->n_shapes; k < GRIT_INLET_MAX_SHAPES; k++) memset(&q->def.shapes[k], 0, sizeof q->def.shapes[k]);
     if (isnan(q->def.t_start)) q->def.t_start = s->time;
     q->rng = d->seed;
     return s->n_inlets++;
@@ -287,20 +390,24 @@ static bool clear_at(const grit_scene *s, grit_vec3 x, double r)
     return true;
 }
 
-/* A template by number, each with the probability its mass fraction gives
- * (f_k / m_k, normalised), as draw_radius. */
+/* A template (a clump's or a shape's) by number, each with the probability
+ * its mass fraction gives (f_k / m_k, normalised), as draw_radius. A shape's
+ * scale is drawn apart, by the scales' own fractions: the two draws are
+ * independent, so each template keeps its share of the mass whatever the
+ * scales, and each scale its share. */
 static int draw_template(grit_inlet_state *q)
 {
     const grit_inlet_def *d = &q->def;
+    const int n = n_templates(d);
     const double u = uniform(&q->rng);
     double w[GRIT_INLET_MAX_CLUMPS], sum = 0;
-    for (int k = 0; k < d->n_clumps; k++) sum += w[k] = d->clumps[k].mass_frac / q->tpl_mass[k];
+    for (int k = 0; k < n; k++) sum += w[k] = template_frac(d, k) / q->tpl_mass[k];
     double acc = 0;
-    for (int k = 0; k < d->n_clumps; k++) {
+    for (int k = 0; k < n; k++) {
         acc += w[k] / sum;
         if (u < acc) return k;
     }
-    for (int k = d->n_clumps - 1; k >= 0; k--)
+    for (int k = n - 1; k >= 0; k--)
         if (w[k] > 0) return k;
     return 0;
 }
@@ -346,8 +453,41 @@ static int try_clump(grit_scene *s, grit_inlet_state *q, int k, int *id)
     return GRIT_OK;
 }
 
-/* the record and the energy book of a particle (a sphere, or a clump's body)
- * the inlet has just added with its velocity */
+/* One try at placing shape template k at the given scale: a rotation, a
+ * centre where its bounding sphere lies inside the region and clear of
+ * everything (conservative: the body is inside that sphere); *id the new
+ * particle's id, or -1 when the place was taken. */
+static int try_shape(grit_scene *s, grit_inlet_state *q, int k, double scale, int *id)
+{
+    const grit_inlet_def *d = &q->def;
+    const grit_inlet_shape *t = &d->shapes[k];
+    const grit_quat ori = random_rotation(q);
+    const double reach = q->tpl_reach[k] * scale;
+    const grit_vec3 x = draw_point(q, reach);
+    *id = -1;
+    const double rr = reach * (1 + 1e-9); /* a margin for the rounding of the body's own extent */
+    if ((d->region == GRIT_REGION_MESH && !grit_region_mesh_contains(&q->mesh, x, rr)) || !clear_at(s, x, rr))
+        return GRIT_OK;
+    int rc;
+    if (t->shape == GRIT_SHAPE_CAPSULE) {
+        grit_capsule_def cd = grit_default_capsule_def();
+        cd.pos = x, cd.vel = d->vel, cd.ori = ori, cd.material = d->material;
+        cd.radius = t->radius * scale;
+        cd.shaft = t->shaft * scale;
+        rc = grit_add_capsule(s, &cd);
+    } else {
+        grit_ellipsoid_def ed = grit_default_ellipsoid_def();
+        ed.pos = x, ed.vel = d->vel, ed.ori = ori, ed.material = d->material;
+        ed.semi_axes = v3_scale(t->semi_axes, scale);
+        rc = grit_add_ellipsoid(s, &ed);
+    }
+    if (rc < 0) return rc;
+    *id = rc;
+    return GRIT_OK;
+}
+
+/* the record and the energy book of a particle (a sphere, a clump's body, a
+ * capsule or an ellipsoid) the inlet has just added with its velocity */
 static void book_inserted(grit_scene *s, grit_inlet_state *q, int id)
 {
     const double mass = s->b.mi[s->id2idx[id]].m;
@@ -370,13 +510,17 @@ int grit_inlets_run(grit_scene *s)
         const double target = fmin(d->max_mass, d->mass_rate * (s->time - d->t_start));
         const double rho = grit_material_frict(s, d->material).density;
         while (q->mass < target) {
-            if (d->n_clumps) { /* a clump: the template drawn once, places tried until it fits */
-                if (!q->next_clump) q->next_clump = draw_template(q) + 1;
-                const int tk = q->next_clump - 1;
-                if (q->mass + q->tpl_mass[tk] > d->max_mass) break;
+            if (d->n_clumps || d->n_shapes) {
+                /* a clump, capsule or ellipsoid: the template (and a shape's
+                 * scale) drawn once, places tried until it fits */
+                if (!q->next_tpl) q->next_tpl = draw_template(q) + 1;
+                const int tk = q->next_tpl - 1;
+                if (d->n_shapes && !(q->next_r > 0)) q->next_r = draw_radius(q);
+                const double mass = d->n_clumps ? q->tpl_mass[tk] : shape_mass(&d->shapes[tk], q->next_r, rho);
+                if (q->mass + mass > d->max_mass) break;
                 int id = -1;
                 for (int a = 0; a < d->max_attempts && id < 0; a++) {
-                    const int rc = try_clump(s, q, tk, &id);
+                    const int rc = d->n_clumps ? try_clump(s, q, tk, &id) : try_shape(s, q, tk, q->next_r, &id);
                     if (rc) return rc;
                     q->failed += id < 0;
                 }
@@ -385,7 +529,8 @@ int grit_inlets_run(grit_scene *s)
                     break;
                 }
                 book_inserted(s, q, id);
-                q->next_clump = 0;
+                q->next_tpl = 0;
+                q->next_r = 0;
                 continue;
             }
             if (!(q->next_r > 0)) q->next_r = draw_radius(q);

@@ -153,7 +153,7 @@ static const sized sizes[] = {
     S(grit_vec3) S(grit_quat) S(grit_param_info) S(grit_param_table)
     S(grit_sphere_def) S(grit_wall_def) S(grit_facet_def)
     S(grit_infcylinder_def) S(grit_capsule_def) S(grit_ellipsoid_def) S(grit_rod_def)
-    S(grit_clump_def) S(grit_clump_props) S(grit_inlet_def) S(grit_inlet_clump) S(grit_outlet_def)
+    S(grit_clump_def) S(grit_clump_props) S(grit_inlet_def) S(grit_inlet_clump) S(grit_inlet_shape) S(grit_outlet_def)
     S(grit_tester_state) S(grit_tester_cond) S(grit_tester_stage)
     S(grit_contact_info) S(grit_stats) S(grit_array_info) S(grit_array_view)
     S(grit_stl_def) S(grit_stl_info) S(grit_stl_mesh)

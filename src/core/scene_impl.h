@@ -225,23 +225,24 @@ typedef struct grit_pair_override {
  * test_restart compares a restarted run with an uninterrupted one bit for
  * bit. */
 /* An inlet (core/inlet.c): its definition and what it did, with its random
- * stream and the radius (or clump template) it drew for the particle it has
- * still to place. */
+ * stream and the radius (or the clump or shape template, and a shape's
+ * scale) it drew for the particle it has still to place. */
 typedef struct grit_inlet_state {
     grit_inlet_def def; /* a mesh region's def.tri points to mesh.tri */
     grit_region_mesh mesh;
     double mass, energy; /* inserted mass, kinetic energy brought in */
     long count, failed;
     uint64_t rng;
-    double next_r; /* 0: none drawn */
+    double next_r; /* a sphere's radius or a shape's scale; 0: none drawn */
     int waiting;
     /* clump templates: def.clumps[k] points into these copies */
     grit_vec3 *tpl_centers;
     double *tpl_radii;
-    double tpl_mass[GRIT_INLET_MAX_CLUMPS];     /* a clump's mass */
-    grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS];   /* its centre of mass, template frame */
-    double tpl_reach[GRIT_INLET_MAX_CLUMPS];    /* how far its members reach from it */
-    int next_clump; /* the template drawn for the clump still to place + 1; 0: none */
+    /* per template, a clump's or a shape's (an inlet has one kind) */
+    double tpl_mass[GRIT_INLET_MAX_CLUMPS];     /* a clump's mass; a shape's at scale 1 */
+    grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS];   /* a clump's centre of mass, template frame */
+    double tpl_reach[GRIT_INLET_MAX_CLUMPS];    /* how far its members (the shape at scale 1) reach from it */
+    int next_tpl; /* the template drawn for the particle still to place + 1; 0: none */
 } grit_inlet_state;
 
 /* An outlet (core/outlet.c): its definition and what it deleted. */

@@ -296,7 +296,9 @@ static void put_mesh(sink *k, int region, const grit_region_mesh *m)
 /* The inlets (grit/inlet.h): definition, record, random stream, the radius
  * drawn for the particle still to place (version 4 on); the clump
  * templates after max_attempts and the template drawn for the clump still
- * to place at the end (version 9 on). */
+ * to place at the end (version 9 on); the shape templates after the clump
+ * templates (version 10 on: then the drawn template may be a shape's, and
+ * the radius drawn its scale). */
 static void sec_inlets(sink *k, const grit_scene *s)
 {
     put_u32(k, (uint32_t)s->n_inlets);
@@ -327,6 +329,13 @@ static void sec_inlets(sink *k, const grit_scene *s)
                 put_f64(k, t->radii[j]);
             }
         }
+        put_i32(k, d->n_shapes);
+        for (int c = 0; c < d->n_shapes; c++) {
+            const grit_inlet_shape *t = &d->shapes[c];
+            const double f[] = {t->mass_frac, t->radius, t->shaft, t->semi_axes.x, t->semi_axes.y, t->semi_axes.z};
+            put_i32(k, t->shape);
+            for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) put_f64(k, f[j]);
+        }
         put_mesh(k, d->region, &q->mesh);
         put_f64(k, q->mass);
         put_f64(k, q->energy);
@@ -335,7 +344,7 @@ static void sec_inlets(sink *k, const grit_scene *s)
         put_i64(k, (int64_t)q->rng);
         put_f64(k, q->next_r);
         put_u8(k, (uint8_t)q->waiting);
-        put_i32(k, q->next_clump);
+        put_i32(k, q->next_tpl);
     }
 }
 

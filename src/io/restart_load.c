@@ -837,6 +837,26 @@ static int get_templates(loader *L, uint32_t i, grit_inlet_def *d, grit_vec3 **t
     return 0;
 }
 
+/* An inlet's shape templates into d (version 10 on). */
+static int get_shapes(loader *L, uint32_t i, grit_inlet_def *d)
+{
+    const int32_t n = (int32_t)get_u32(L);
+    if (L->msg[0]) return -1;
+    if (n < 0 || n > GRIT_INLET_MAX_SHAPES)
+        return fail(L, "section INLT: inlet %u: %d shape templates (at most %d)", i, n, GRIT_INLET_MAX_SHAPES);
+    d->n_shapes = n;
+    for (int c = 0; c < n; c++) {
+        grit_inlet_shape *t = &d->shapes[c];
+        t->shape = (int32_t)get_u32(L);
+        t->mass_frac = get_f64(L);
+        t->radius = get_f64(L);
+        t->shaft = get_f64(L);
+        const double x = get_f64(L), y = get_f64(L), z = get_f64(L);
+        t->semi_axes = v3(x, y, z);
+    }
+    return L->msg[0] ? -1 : 0;
+}
+
 static int load_inlets(loader *L)
 {
     grit_scene *s = L->s;
@@ -868,6 +888,11 @@ static int load_inlets(loader *L)
         double *tr = NULL;
         if (L->version >= 9 && get_templates(L, i, &d, &tc, &tr)) break;
         if (L->msg[0]) break;
+        if (L->version >= 10 && get_shapes(L, i, &d)) {
+            free(tc);
+            free(tr);
+            break;
+        }
         grit_vec3(*tri)[3] = NULL;
         if (d.region == GRIT_REGION_MESH && !(tri = get_mesh(L, "inlet", i, &d.n_tri))) {
             free(tc);
@@ -889,10 +914,11 @@ static int load_inlets(loader *L)
         q->next_r = get_f64(L);
         q->waiting = get_u8(L);
         if (L->version >= 9) {
-            const int32_t nc = (int32_t)get_u32(L);
-            if (!L->msg[0] && (nc < 0 || nc > d.n_clumps))
-                return fail(L, "section INLT: inlet %u: clump template %d drawn of %d", i, nc - 1, d.n_clumps);
-            q->next_clump = nc;
+            const int32_t nc = (int32_t)get_u32(L), nt = d.n_clumps ? d.n_clumps : d.n_shapes;
+            if (!L->msg[0] && (nc < 0 || nc > nt))
+                return fail(L, "section INLT: inlet %u: %s template %d drawn of %d", i, d.n_clumps ? "clump" : "shape",
+                            nc - 1, nt);
+            q->next_tpl = nc;
         }
     }
     return L->msg[0] ? -1 : 0;
