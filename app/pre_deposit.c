@@ -129,8 +129,12 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
         d.radius = dep.radius * (1 + dep.spread * (2 * cli_uniform(&rng) - 1));
         /* jitter within the cell, never touching a neighbour or a wall */
         const double fx = dx / 2 - rmax, fy = dy / 2 - rmax, fz = h / 2 - rmax;
-        d.pos = v3(((double)ix + 0.5) * dx + fx * (2 * cli_uniform(&rng) - 1), ((double)iy + 0.5) * dy + fy * (2 * cli_uniform(&rng) - 1),
-                   ((double)iz + 1.0) * h + fz * (2 * cli_uniform(&rng) - 1));
+        /* one draw per statement, z first (the order GCC evaluated them in as
+         * a call's arguments, whose order is unspecified: Clang drew x first
+         * and made another bed) */
+        const double jz = fz * (2 * cli_uniform(&rng) - 1), jy = fy * (2 * cli_uniform(&rng) - 1),
+                     jx = fx * (2 * cli_uniform(&rng) - 1);
+        d.pos = v3(((double)ix + 0.5) * dx + jx, ((double)iy + 0.5) * dy + jy, ((double)iz + 1.0) * h + jz);
         if (grit_add_sphere(s, &d) < 0) return snprintf(err, len, "%s", grit_last_error(s)), -1;
     }
     return 0;

@@ -178,9 +178,13 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     for (int i = 0; i < n; i++) {
         const int layer = i / per_layer, c = i % per_layer;
         const double f = 0.5 * h - reach; /* jitter that keeps neighbours apart */
-        grit_vec3 p = v3((cells[c][0] + 0.5) * h - 0.5 * nx * h + f * (2 * cli_uniform(&rng) - 1),
-                         (cells[c][1] + 0.5) * h - 0.5 * nx * h + f * (2 * cli_uniform(&rng) - 1),
-                         z_lo + hop.outlet_z - zmin + (layer + 0.5) * h + f * (2 * cli_uniform(&rng) - 1));
+        /* one draw per statement, z first (the order GCC evaluated them in as
+         * a call's arguments, whose order is unspecified: Clang drew x first
+         * and made another pour) */
+        const double jz = f * (2 * cli_uniform(&rng) - 1), jy = f * (2 * cli_uniform(&rng) - 1),
+                     jx = f * (2 * cli_uniform(&rng) - 1);
+        grit_vec3 p = v3((cells[c][0] + 0.5) * h - 0.5 * nx * h + jx, (cells[c][1] + 0.5) * h - 0.5 * nx * h + jy,
+                         z_lo + hop.outlet_z - zmin + (layer + 0.5) * h + jz);
         /* the kind: drawn in proportion to what is left, so that the kinds mix */
         double pick = cli_uniform(&rng) * (left[0] + left[1] + left[2]);
         int kind = pick < left[0] ? 0 : (pick < left[0] + left[1] ? 1 : 2);

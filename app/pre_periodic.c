@@ -157,8 +157,11 @@ static int build(job *j, grit_scene *s, char *err, size_t len)
     for (int i = 0; i < per.n; i++) {
         const int ix = i % k, iy = (i / k) % k, iz = i / (k * k);
         d.radius = r[i];
-        d.pos = v3((ix + 0.5) * h + f * (2 * uniform(&rng) - 1), (iy + 0.5) * h + f * (2 * uniform(&rng) - 1),
-                   (iz + 0.5) * h + f * (2 * uniform(&rng) - 1));
+        /* one draw per statement, z first (the order GCC evaluated them in as
+         * a call's arguments, whose order is unspecified: Clang drew x first
+         * and made another gas) */
+        const double jz = f * (2 * uniform(&rng) - 1), jy = f * (2 * uniform(&rng) - 1), jx = f * (2 * uniform(&rng) - 1);
+        d.pos = v3((ix + 0.5) * h + jx, (iy + 0.5) * h + jy, (iz + 0.5) * h + jz);
         if (grit_add_sphere(s, &d) < 0) {
             free(r);
             return snprintf(err, len, "%s", grit_last_error(s)), -1;

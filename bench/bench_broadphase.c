@@ -43,7 +43,10 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 grit_sphere_def sd = grit_default_sphere_def();
                 sd.radius = r0 * (1 + (spread - 1) * urand(&seed));
-                sd.pos = v3(L * urand(&seed), L * urand(&seed), L * urand(&seed));
+                /* z first: the order GCC evaluated them in as v3()'s arguments,
+                 * which is unspecified (Clang drew x first) */
+                const double z = L * urand(&seed), y = L * urand(&seed), x = L * urand(&seed);
+                sd.pos = v3(x, y, z);
                 sd.material = mat;
                 grit_add_sphere(s, &sd);
             }

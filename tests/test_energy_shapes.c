@@ -18,6 +18,14 @@ static double urand(void)
     return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
 }
 static double urange(double a, double b) { return a + (b - a) * urand(); }
+/* three draws in a fixed order, z first: as arguments of one call their
+ * order is unspecified (GCC evaluates the last first, Clang the first), and
+ * the two compilers' builds ran different scenes; z, y, x is GCC's order */
+static grit_vec3 urange3(double a, double b)
+{
+    const double z = urange(a, b), y = urange(a, b);
+    return v3(urange(a, b), y, z);
+}
 static bool woo = false; /* scene parameter woo_geom */
 
 enum { CAPSULES = 1, ELLIPSOIDS = 2, SPHERES = 4, ALL = 7 };
@@ -62,13 +70,14 @@ static result run(int kinds, int n, double dt_factor, double tan_phi, double T, 
     for (int i = 0; k < n && i < per * per * per; i++) {
         const int kind = (kinds & (1 << (k % 3))) ? k % 3 : (kinds & 1 ? 0 : (kinds & 2 ? 1 : 2));
         grit_vec3 p = v3(c + (i % per + 0.5) * h, c + (i / per % per + 0.5) * h, c + (i / (per * per) + 0.5) * h);
-        grit_vec3 v = v3(urange(-1, 1), urange(-1, 1), urange(-1, 1));
-        grit_quat q = su_rot(v3(urange(-1, 1), urange(-1, 1), urange(-1, 1)), urange(0, M_PI));
+        grit_vec3 v = urange3(-1, 1);
+        const double angle = urange(0, M_PI);
+        grit_quat q = su_rot(urange3(-1, 1), angle);
         int id;
         if (kind == 0) id = su_capsule(s, m, p, q, 0.008, 0.016, v);
         else if (kind == 1) id = su_ellipsoid(s, m, p, q, v3(0.016, 0.011, 0.008), v);
         else id = su_sphere(s, m, p, 0.01, v);
-        grit_set_angvel(s, id, v3(urange(-20, 20), urange(-20, 20), urange(-20, 20)));
+        grit_set_angvel(s, id, urange3(-20, 20));
         k++;
     }
     double dt0;

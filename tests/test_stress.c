@@ -227,8 +227,14 @@ static grit_scene *loose_gas(double dt_safety, double damping, double tan_phi)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             for (int k = 0; k < n; k++) {
-                grit_vec3 x = v3((i + 0.3 + 0.4 * urand()) / n, (j + 0.3 + 0.4 * urand()) / n, (k + 0.3 + 0.4 * urand()) / n);
-                grit_vec3 v = v3(0.1 * (2 * urand() - 1), 0.1 * (2 * urand() - 1), 0.1 * (2 * urand() - 1));
+                /* one draw per statement, z first: as arguments of one call
+                 * their order is unspecified (GCC evaluates the last first,
+                 * Clang the first), and the two compilers' builds compressed
+                 * different gases; z, y, x is GCC's order */
+                const double xz = urand(), xy = urand(), xx = urand();
+                grit_vec3 x = v3((i + 0.3 + 0.4 * xx) / n, (j + 0.3 + 0.4 * xy) / n, (k + 0.3 + 0.4 * xz) / n);
+                const double vz = urand(), vy = urand(), vx = urand();
+                grit_vec3 v = v3(0.1 * (2 * vx - 1), 0.1 * (2 * vy - 1), 0.1 * (2 * vz - 1));
                 fx_sphere(s, mat, x, 0.05 * (0.8 + 0.4 * urand()), v);
             }
     set_cell(s, UNIT);

@@ -104,7 +104,12 @@ int pack_cloud(const double *r, int n, double phi0, uint64_t seed, grit_vec3 *po
                                  "in %d random tries; lower phi0",
                                  phi0, i + 1, n, r[i], MAX_TRIES);
             }
-            grit_vec3 c = v3(edge * pack_uniform(&rng), edge * pack_uniform(&rng), edge * pack_uniform(&rng));
+            /* one draw per statement, z first: the order of a call's arguments
+             * is unspecified (GCC evaluates the last first, Clang the first),
+             * so three draws inside v3() made other clouds with Clang; z, y, x
+             * is the order GCC's builds drew, kept so their packings stay */
+            const double cz = edge * pack_uniform(&rng), cy = edge * pack_uniform(&rng), cx = edge * pack_uniform(&rng);
+            grit_vec3 c = v3(cx, cy, cz);
             int b[3] = {(int)(c.x / bin), (int)(c.y / bin), (int)(c.z / bin)};
             bool free_spot = true;
             for (int dx = m > 1 ? -1 : 0; dx <= (m > 1 ? 1 : 0) && free_spot; dx++)
