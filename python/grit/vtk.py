@@ -28,21 +28,38 @@ if TYPE_CHECKING:
 
 class VtkRecorder:
     """Writes VTK frames of a scene into a folder: now (unless ``first=False``), every `every` steps while the
-    scene runs (``every=None``: only when :meth:`write` is called), as base64 binary or, with ``ascii=True``,
-    readable text. The folder is created if needed. Frames at the same step replace each other."""
+    scene runs (``every=None``: only when :meth:`write` is called). ``format`` and ``precision`` are those of
+    ``grit run``'s ``vtk_format`` and ``vtk_precision``: ``"binary"`` (base64, the default here), ``"zlib"``
+    (base64 of zlib-compressed blocks, vtkZLibDataCompressor: the smallest) or ``"ascii"`` (readable text;
+    ``ascii=True`` says the same); ``"float64"`` or ``"float32"`` (7 significant digits, half the bytes). The
+    folder is created if needed. Frames at the same step replace each other."""
+
+    FORMATS = ("zlib", "binary", "ascii")
+    PRECISIONS = ("float64", "float32")
 
     def __init__(self, scene: Scene, out_dir: Union[str, bytes, os.PathLike], every: Optional[int] = None,
-                 ascii: bool = False, first: bool = True) -> None:
+                 ascii: bool = False, first: bool = True, format: Optional[str] = None,
+                 precision: str = "float64") -> None:
         if every is not None and (isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1):
             raise ParameterError(f"VtkRecorder: every = {every!r} must be an integer >= 1 (steps) or None")
         if not isinstance(out_dir, (str, bytes, os.PathLike)):
             raise ParameterError(f"VtkRecorder: out_dir = {out_dir!r} is not a folder name")
+        if format is not None and format not in self.FORMATS:
+            raise ParameterError(f"VtkRecorder: format = {format!r} must be one of {'|'.join(self.FORMATS)}")
+        if ascii and format not in (None, "ascii"):
+            raise ParameterError(f"VtkRecorder: ascii=True and format = {format!r} contradict each other")
+        if precision not in self.PRECISIONS:
+            raise ParameterError(f"VtkRecorder: precision = {precision!r} must be one of {'|'.join(self.PRECISIONS)}")
+        self.format = "ascii" if ascii else (format or "binary")
+        self.precision = precision
         self._lib = _lib.get()
         self.scene = scene
         self.dir = os.fsdecode(out_dir)
         scene._p()  # a closed scene raises here, before anything is created
         os.makedirs(self.dir, exist_ok=True)
-        fmt = self._lib.const["GRIT_VTK_ASCII" if ascii else "GRIT_VTK_BINARY"]
+        fmt = self._lib.const["GRIT_VTK_" + self.format.upper()]
+        if precision == "float32":
+            fmt |= self._lib.const["GRIT_VTK_FLOAT32"]
         self._series = self._lib.grit_vtk_series_create(os.fsencode(self.dir), fmt)
         if not self._series:
             raise GritMemoryError("VtkRecorder: out of memory")
