@@ -110,20 +110,49 @@ static result run(int kinds, int n, double dt_factor, double tan_phi, double T, 
 }
 
 /* The error at three time steps, each half the previous (fractions of the
- * critical step): it must fall below tol at the smallest and shrink by the
- * given factor from the largest to the smallest (a factor 16 is second
- * order; single steps of the sequence are noisy, since the particles'
- * paths differ with dt and so do the collisions). */
-static void converges(const char *what, int kinds, int n, double f0, double T, double tol, double factor)
+ * critical step), over an ensemble of SCENES scenes (seeds 1..SCENES) of
+ * SPAN seconds each: its geometric mean must fall below tol at the smallest
+ * step and shrink by the given factor from the largest to the smallest (a
+ * factor 16 is second order).
+ *
+ * Why an ensemble of short scenes and not one long one: a box of bouncing
+ * aspherical particles is chaotic, so over 0.5 s the runs at dt, dt/2 and
+ * dt/4 went through different collisions, and one run's error at each step
+ * was a draw from the errors of collisions in general: its ratio from dt to
+ * dt/4 ranged from 4.7 to 71 between seeds (and between compilers, which
+ * once drew the initial state in other orders). Over 0.125 s a scene has 10
+ * to 35 collisions and the three runs go through the same ones (in 22 of 32
+ * scenes measured they created the same number of contacts, in the others
+ * one to three grazing touches more or fewer), so each scene's ratio is that
+ * of one set of collisions integrated more finely; the
+ * geometric mean over eight scenes (the mean of the logarithms, which a
+ * single ratio of 70 does not dominate) is the typical ratio, on more
+ * collisions (134 to 237 contacts created at dt/4) than the long run had
+ * (77 to 141). */
+enum { SCENES = 8 };
+static const double SPAN = 0.125;
+
+static void converges(const char *what, int kinds, int n, double f0, double tol, double factor)
 {
-    result a = run(kinds, n, f0, 0.0, T, 7), b = run(kinds, n, f0 / 2, 0.0, T, 7), c = run(kinds, n, f0 / 4, 0.0, T, 7);
-    printf("  %-30s dt = %.3g s: error %.3g, dt/2: %.3g, dt/4: %.3g (down %.1f x; %ld contacts, %d free steps at "
-           "dt/4)\n",
-           what, a.dt, a.worst, b.worst, c.worst, a.worst / c.worst, c.contacts, c.free_steps);
-    CHECK(c.contacts > 50 && c.free_steps > 1000);
-    CHECK(c.worst < tol);
-    CHECK(a.worst > factor * c.worst);
-    if (factor >= 8) CHECK(b.worst < a.worst);
+    double lg[3] = {0, 0, 0}, dt = 0;
+    long contacts = 0;
+    int free_steps = 0;
+    for (int seed = 1; seed <= SCENES; seed++)
+        for (int k = 0; k < 3; k++) {
+            const result r = run(kinds, n, f0 / (1 << k), 0.0, SPAN, (unsigned long long)seed);
+            CHECK(r.worst > 0); /* a scene without error would make the mean meaningless */
+            lg[k] += log(fmax(r.worst, 1e-300)) / SCENES;
+            if (k == 0) dt = r.dt;
+            if (k == 2) contacts += r.contacts, free_steps += r.free_steps;
+        }
+    const double a = exp(lg[0]), b = exp(lg[1]), c = exp(lg[2]);
+    printf("  %-30s dt = %.3g s: error %.3g, dt/2: %.3g, dt/4: %.3g (down %.1f x; geometric means of %d scenes of "
+           "%g s: %ld contacts, %d free steps at dt/4)\n",
+           what, dt, a, b, c, a / c, SCENES, SPAN, contacts, free_steps);
+    CHECK(contacts > 100 && free_steps > 1000);
+    CHECK(c < tol);
+    CHECK(a > factor * c);
+    if (factor >= 8) CHECK(b < a);
 }
 
 /* With the spec's (Woo's) geometry the capsules and ellipsoids do not
@@ -138,13 +167,17 @@ static void woo_geometry_does_not_converge(void)
     CHECK(c.worst > 0.5 * a.worst);
 }
 
-static void spheres(void) { converges("spheres", SPHERES, 18, 0.2, 0.5, 1e-3, 8); }
-/* capsules start lower since every entry is booked at the end of the step
- * (3.6e-4 at dt, 2.3e-3 before): near the floor of the touch-phase errors,
- * so the first halving need not gain */
-static void capsules(void) { converges("capsules", CAPSULES, 18, 0.2, 0.5, 3e-4, 3); }
-static void ellipsoids(void) { converges("ellipsoids", ELLIPSOIDS, 18, 0.2, 0.5, 3e-4, 8); }
-static void mixed(void) { converges("capsules, ellipsoids, spheres", ALL, 24, 0.2, 0.5, 3e-4, 8); }
+static void spheres(void) { converges("spheres", SPHERES, 18, 0.2, 1e-4, 8); }
+/* capsules keep an error that does not shrink with the step where a capsule
+ * meets a thick facet's edge: there its two ends see different normals and
+ * their smooth minimum (width r / 8) is conservative only to first order
+ * (docs/shapes.md, "a capsule's two ends"); a capsule of seed 5 against the
+ * edge of the facet of half thickness 4 mm keeps 3.8e-3 of its kinetic
+ * energy at every step from 0.05 to 0.006 x critical, 7e-4 with a width of
+ * r / 32. So they gain less. */
+static void capsules(void) { converges("capsules", CAPSULES, 18, 0.2, 3e-4, 3); }
+static void ellipsoids(void) { converges("ellipsoids", ELLIPSOIDS, 18, 0.2, 1e-4, 8); }
+static void mixed(void) { converges("capsules, ellipsoids, spheres", ALL, 24, 0.2, 1e-4, 8); }
 
 int main(void)
 {

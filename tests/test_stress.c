@@ -306,7 +306,13 @@ static void dense_compression_and_shear(void)
 }
 
 /* Without friction and damping: the balance of the compression closes to
- * the leapfrog's accuracy, at two time steps. */
+ * the leapfrog's accuracy, at two time steps, and its error is the
+ * integrator's: second order, so a step three times shorter divides it by
+ * about 9 (first order: 3), with the same sign. It is read among 200-odd
+ * spheres in several hundred contacts, so it is the sum of many collisions'
+ * errors and hardly depends on the particular gas: over eight gases (seeds
+ * of the jitter) -1.3e-3 to -1.56e-3 at dt_safety 0.3, -1.6e-4 to -2.1e-4 at
+ * 0.1 (ratios 7.3 to 9.7), -3.8e-5 to -5.1e-5 at 0.05. */
 static void grad_v_balance_frictionless(void)
 {
     double err[2];
@@ -323,7 +329,9 @@ static void grad_v_balance_frictionless(void)
         grit_scene_destroy(s);
     }
     CHECK_ABS(err[0], 0, 2e-3);
-    CHECK_ABS(err[1], 0, 2e-3);
+    CHECK(err[0] * err[1] > 0);
+    CHECK(fabs(err[0]) > 5 * fabs(err[1])); /* better than first order */
+    CHECK_ABS(err[1], 0, 4e-4);
 }
 
 int main(void)
