@@ -514,31 +514,17 @@ static void restart_bitwise(void)
     int n;
     grit_scene *a = block(4, 400.0, mat_p(), &n);
     CHECK(grit_step(a, 700) == GRIT_OK);
-    const char *path = "test_cpm_engine.grit";
-    CHECK(grit_save(a, path) == GRIT_OK);
-    grit_scene *b = grit_scene_load(path);
-    CHECK(b != NULL);
-    if (!b) {
-        fprintf(stderr, "%s\n", grit_create_error());
-        grit_scene_destroy(a);
-        return;
-    }
-    CHECK(grit_step(a, 800) == GRIT_OK && grit_step(b, 800) == GRIT_OK);
-    int diff = 0;
-    for (int id = 0; id < n; id++) {
-        grit_vec3 xa, xb, va, vb;
-        grit_get_pos(a, id, &xa), grit_get_pos(b, id, &xb), grit_get_vel(a, id, &va), grit_get_vel(b, id, &vb);
-        diff += memcmp(&xa, &xb, sizeof xa) != 0 || memcmp(&va, &vb, sizeof va) != 0;
-    }
+    grit_scene *b = fx_restart_twin(a, "test_cpm_engine.grit", 800);
+    if (!b) return;
+    const int diff = fx_pos_vel_diff(a, b, n);
     grit_concrete_summary sa, sb;
     grit_concrete_summarize(a, &sa);
     grit_concrete_summarize(b, &sb);
     CHECK(diff == 0 && memcmp(&sa, &sb, sizeof sa) == 0);
     CHECK(sa.damaged > 0);
-    for (int e = 0; e < GRIT_E_COUNT; e++) CHECK(grit_energy(a, e) == grit_energy(b, e));
+    CHECK(fx_energy_diff(a, b) == 0);
     printf("  4x4x4 block continued 800 steps after a restart: identical (%d damaged contacts, %ld removed)\n",
            sa.damaged, sa.broken);
-    remove(path);
     grit_scene_destroy(a);
     grit_scene_destroy(b);
 }

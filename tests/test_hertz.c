@@ -435,27 +435,13 @@ static void restart_bitwise(void)
 {
     grit_scene *a = pile(0.1, true, 75);
     CHECK(grit_step(a, 3000) == GRIT_OK);
-    const char *path = "test_hertz.grit";
-    CHECK(grit_save(a, path) == GRIT_OK);
-    grit_scene *b = grit_scene_load(path);
-    CHECK(b != NULL);
-    if (!b) {
-        fprintf(stderr, "%s\n", grit_create_error());
-        grit_scene_destroy(a);
-        return;
-    }
-    CHECK(grit_step(a, 2000) == GRIT_OK && grit_step(b, 2000) == GRIT_OK);
-    int diff = 0;
-    for (int id = 0; id < grit_particle_count(a); id++) {
-        grit_vec3 xa, xb, va, vb;
-        grit_get_pos(a, id, &xa), grit_get_pos(b, id, &xb), grit_get_vel(a, id, &va), grit_get_vel(b, id, &vb);
-        diff += memcmp(&xa, &xb, sizeof xa) != 0 || memcmp(&va, &vb, sizeof va) != 0;
-    }
+    grit_scene *b = fx_restart_twin(a, "test_hertz.grit", 2000);
+    if (!b) return;
+    const int diff = fx_pos_vel_diff(a, b, grit_particle_count(a));
     CHECK(diff == 0 && grit_contact_count(a) == grit_contact_count(b) && grit_contact_count(a) > 50);
-    for (int e = 0; e < GRIT_E_COUNT; e++) CHECK(grit_energy(a, e) == grit_energy(b, e));
+    CHECK(fx_energy_diff(a, b) == 0);
     printf("  pile continued 2000 steps after a restart: %s (%d contacts)\n", diff ? "DIFFERENT" : "identical",
            grit_contact_count(a));
-    remove(path);
     grit_scene_destroy(a);
     grit_scene_destroy(b);
 }
