@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "grit/calibrate.h"
 #include "uniax_job.h"
+#include "core/clock.h"
 
 /* clang-format off */
 #define CAL_SPECIMEN_PARAMS(X) \
@@ -99,18 +100,11 @@ typedef struct watch {
     bool csv_failed;
 } watch;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* inside a run: a progress line on a terminal, the interrupt everywhere */
 static int test_monitor(const grit_uniax_state *st, void *data)
 {
     watch *w = data;
-    const double t = now();
+    const double t = grit_wall_now();
     if (w->tty ? t - w->last >= 0.25 : w->progress > 0 && t - w->last >= w->progress) {
         w->last = t;
         printf("%s  %-11s step %-7ld strain %10.3e  stress %8.4g MPa (peak %.4g)%s", w->tty ? "\r" : "",
@@ -156,7 +150,7 @@ static int run_monitor(const grit_calibrate_run *r, void *data)
         fprintf(w->csv, ",%.6g,%.4g\n", r->worst, r->cpu);
         if (fflush(w->csv)) w->csv_failed = true;
     }
-    w->last = now();
+    w->last = grit_wall_now();
     return run_interrupted() ? 1 : 0;
 }
 
@@ -246,7 +240,7 @@ static int pack_monitor(const grit_pack_state *st, void *data)
 static int make(job *j, const char *dir, char *err, size_t len)
 {
     const uniax_job_view v = uniax_job_get();
-    watch w = {.tty = isatty(STDOUT_FILENO), .last = now(), .progress = v.progress};
+    watch w = {.tty = isatty(STDOUT_FILENO), .last = grit_wall_now(), .progress = v.progress};
     uniax_job_specimen a[MAX_SPECIMENS] = {0}, b = {0};
     grit_uniax_specimen specs[MAX_SPECIMENS];
     grit_calibrate_result *r = calloc(1, sizeof *r);
@@ -301,7 +295,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
     co.monitor = run_monitor;
     co.monitor_data = &w;
     co.uniax = &uo;
-    const double t0 = now();
+    const double t0 = grit_wall_now();
     if ((rc = grit_calibrate(specs, sd.specimens, sd.fresh ? &b.spec : NULL, v.test, &cd, &co, r, err, len))) goto done;
     if (w.csv_failed) {
         snprintf(err, len, "cannot write '%s/calibration.csv'", dir);
@@ -311,7 +305,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
     if ((rc = write_json(dir, r, &v, err, len)) || (rc = write_material(dir, j->out.value, r, &v, err, len))) goto done;
     const grit_calibrate_run *best = &r->runs[r->best];
     printf("grit calibrate: %s after %d runs (%.3g s CPU, %.3g s wall): the %s run %d, worst error %.2f %%\n",
-           r->converged ? "converged" : "NOT converged within max_runs", r->n_runs, r->cpu, now() - t0,
+           r->converged ? "converged" : "NOT converged within max_runs", r->n_runs, r->cpu, grit_wall_now() - t0,
            stage_name(best->stage), best->index, 100 * best->worst);
     const grit_concretemat_def *m = &r->material;
     printf("  material      young=%.6g kt_div_kn=%.6g eps_crack_onset=%.6g sigma_t=%.6g rel_ductility=%.6g "

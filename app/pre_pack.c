@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "grit/io.h"
 #include "grit/pack.h"
+#include "core/clock.h"
 
 /* clang-format off */
 #define PACK_OUTPUT_PARAMS(X) \
@@ -133,13 +134,6 @@ static int check(job *j, char *err, size_t len)
 }
 
 /* ---- the run --------------------------------------------------------------- */
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 typedef struct watch {
     const char *dir;
     grit_stress_log *log;
@@ -175,7 +169,7 @@ static int monitor(const grit_pack_state *st, void *data)
         printf("%sgrit run pack: compressed to %.4g Pa at step %ld (solid fraction %.4f); relaxing to %g Pa\n",
                w->tty ? "\r" : "", st->pressure, st->step, st->solid_fraction, pk.relax_pressure);
     }
-    const double t = now();
+    const double t = grit_wall_now();
     const bool show = w->tty ? t - w->last >= 0.25 : po.progress > 0 && t - w->last >= po.progress;
     if (show && st->phase != GRIT_PACK_DONE) {
         w->last = t;
@@ -212,7 +206,7 @@ static int write_vtk(const grit_packing *p, const char *path, char *err, size_t 
 
 static int make(job *j, const char *dir, char *err, size_t len)
 {
-    watch w = {.dir = dir, .tty = isatty(STDOUT_FILENO), .start = now()};
+    watch w = {.dir = dir, .tty = isatty(STDOUT_FILENO), .start = grit_wall_now()};
     w.last = w.start;
     grit_pack_opts o = grit_default_pack_opts();
     grit_scene *s = NULL;
@@ -228,7 +222,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
            pk.target == GRIT_PACK_SOLID_FRACTION ? pk.solid_fraction : pk.pressure, j->out.value);
     fflush(stdout);
     int rc = grit_pack_dense(&pk, &o, &cell, err, len);
-    const double wall = now() - w.start;
+    const double wall = grit_wall_now() - w.start;
     if (w.tty) printf("\r%*s\r", 150, "");
     if (s && grit_stress_log_close(w.log, s, true) && !rc) {
         snprintf(err, len, "%s", grit_last_error(s));

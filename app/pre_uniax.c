@@ -23,6 +23,7 @@
 #include "grit/io.h"
 #include "grit/pack.h"
 #include "grit/uniax.h"
+#include "core/clock.h"
 
 /* clang-format off */
 #define UNIAX_PACKING_PARAMS(X) \
@@ -207,13 +208,6 @@ int uniax_job_check(job *j, char *err, size_t len)
 }
 
 /* ---- the runs -------------------------------------------------------------- */
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 typedef struct watch {
     const char *dir;
     bool tty, vtk, failed;
@@ -234,7 +228,7 @@ static int monitor(const grit_uniax_state *st, void *data)
     w->step = st->step;
     if (st->run != w->run) { /* a new run */
         w->run = st->run;
-        w->start = now();
+        w->start = grit_wall_now();
         w->last_frame = -1;
         grit_vtk_series_destroy(w->series);
         w->series = NULL;
@@ -261,7 +255,7 @@ static int monitor(const grit_uniax_state *st, void *data)
         w->failed = true;
         return 1;
     }
-    const double t = now();
+    const double t = grit_wall_now();
     const bool show = w->tty ? t - w->last >= 0.25 : po.progress > 0 && t - w->last >= po.progress;
     if (show || st->stop) {
         w->last = t;
@@ -278,7 +272,7 @@ static int monitor(const grit_uniax_state *st, void *data)
 static int pack_monitor(const grit_pack_state *st, void *data)
 {
     watch *w = data;
-    const double t = now();
+    const double t = grit_wall_now();
     if (st->phase != GRIT_PACK_DONE && (w->tty ? t - w->last >= 0.25 : po.progress > 0 && t - w->last >= po.progress)) {
         w->last = t;
         printf("%spacking     step %-7ld pressure %.4g Pa  solid fraction %.4f  unbalanced %.3g%s", w->tty ? "\r" : "",
@@ -389,10 +383,10 @@ static void summary(const grit_uniax_result *r, const grit_packing *spec, double
 static int make(job *j, const char *dir, char *err, size_t len)
 {
     (void)j;
-    watch w = {.dir = dir, .tty = isatty(STDOUT_FILENO), .start = now(), .run = -1, .vtk = po.vtk_every > 0,
+    watch w = {.dir = dir, .tty = isatty(STDOUT_FILENO), .start = grit_wall_now(), .run = -1, .vtk = po.vtk_every > 0,
                .save = j->save.value};
     w.last = w.start;
-    const double t0 = now();
+    const double t0 = grit_wall_now();
     grit_packing cell = {0}, cut = {0};
     const grit_packing *source = ck.have_file ? &ck.file : &cell;
     int rc = 0;
@@ -464,7 +458,7 @@ static int make(job *j, const char *dir, char *err, size_t len)
                     r.steps_compression, r.stop_compression);
         if (!rc && k == 0) rc = write_results(dir, &r, err, len);
         if (!rc && (k == 0 || ck.n_conf)) {
-            if (k == 0) summary(&r, spec, now() - t0);
+            if (k == 0) summary(&r, spec, grit_wall_now() - t0);
             else printf("  f_c = %.4g MPa at strain %.4g, E = %.4g GPa\n", r.fc / 1e6, r.eps_fc, r.young_compression / 1e9);
         }
         grit_uniax_result_free(&r);

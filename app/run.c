@@ -20,6 +20,7 @@
 #include "grit/shapes.h"
 #include "outdir.h"
 #include "series.h"
+#include "core/clock.h"
 
 static volatile sig_atomic_t interrupted = 0;
 /* The line printed when an interrupt is not taken up within a second (a step
@@ -103,13 +104,6 @@ static long test_interrupt_at(void)
 
 static long lmin(long a, long b) { return a < b ? a : b; }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void hms(double s, char *buf, size_t len)
 {
     long t = s > 0 && s < 1e9 ? (long)(s + 0.5) : 0;
@@ -132,7 +126,7 @@ typedef struct progress {
 
 static void progress_show(progress *p, const grit_scene *s, bool final)
 {
-    const double t = now();
+    const double t = grit_wall_now();
     const long k = grit_step_count(s);
     if (t > p->t_prev && k > p->k_prev) {
         const double inst = (double)(k - p->k_prev) / (t - p->t_prev);
@@ -460,7 +454,7 @@ static grit_scene *prepare(job *j, long *steps)
 static int run_loop(job *j, grit_scene *s, output *o, long steps)
 {
     const long start = grit_step_count(s), end = start + steps;
-    const double began = now();
+    const double began = grit_wall_now();
     progress pg = {.tty = isatty(STDOUT_FILENO), .may_stop = j->run.stop_unbalanced > 0, .start = began, .last = began,
                    .interval = j->run.progress, .first = o->series.first, .end = end, .begun = start, .t_prev = began,
                    .k_prev = start};
@@ -482,11 +476,11 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         if (stop_every > 0) next = lmin(next, (k / stop_every + 1) * stop_every);
         if (test_interrupt_at() > k) next = lmin(next, test_interrupt_at());
         const long n = lmin(next - k, chunk);
-        const double t0 = now();
+        const double t0 = grit_wall_now();
         test_stall(k);
         if (grit_step(s, n)) return -1;
         /* about 0.1 s per call: responsive progress and Ctrl-C */
-        const double dtw = now() - t0;
+        const double dtw = grit_wall_now() - t0;
         chunk = dtw > 0 ? (long)fmax(1, fmin(1e6, n * 0.1 / dtw)) : 2 * chunk;
         const long kk = grit_step_count(s);
         if (grit_warning_count(s) != warnings) {
@@ -511,12 +505,12 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
             interrupt_taken();
             return 1;
         }
-        if (o->checkpoint > 0 && !last && now() - o->last_checkpoint >= o->checkpoint) {
+        if (o->checkpoint > 0 && !last && grit_wall_now() - o->last_checkpoint >= o->checkpoint) {
             if (grit_save(s, o->restart)) return -2;
             if (!o->have_checkpoint) set_stuck_msg(o->partial, o->restart);
             o->have_checkpoint = true;
             o->checkpoint_step = kk;
-            o->last_checkpoint = now();
+            o->last_checkpoint = grit_wall_now();
         }
         if (last) break;
     }
@@ -788,11 +782,11 @@ int cmd_run(int argc, char **argv)
     fflush(stdout);
     set_stuck_msg(o.partial, o.have_checkpoint ? o.restart : NULL);
     catch_signals();
-    const double t0 = now();
+    const double t0 = grit_wall_now();
     o.last_checkpoint = t0;
     const long begun = grit_step_count(s);
     rc = run_loop(&j, s, &o, steps);
-    const double wall = now() - t0;
+    const double wall = grit_wall_now() - t0;
     /* rc: 0 done, 1 interrupted, -1 the engine or the steering failed (the
      * scene holds a failed step), -2 an output file could not be written (the
      * scene is good: its state is saved below if the disk takes it) */
