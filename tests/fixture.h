@@ -144,7 +144,12 @@ static grit_concretemat_def fx_concrete(void)
     return m;
 }
 
-/* Deterministic pseudo-random numbers (xorshift64*), uniform in [0, 1). */
+/* Deterministic pseudo-random numbers (xorshift64*), uniform in [0, 1).
+ * Draw them one per statement, never as several arguments of one call
+ * (v3(fx_rand(&r), fx_rand(&r), ...)): C leaves the order of a call's
+ * arguments open, GCC's builds evaluate the last first and Clang's the
+ * first, so such a scene was another one with Clang. The tests that did so
+ * draw in GCC's order, the last argument first, so their scenes stayed. */
 static double fx_rand(unsigned long long *state)
 {
     unsigned long long x = *state;

@@ -37,9 +37,11 @@ static bed make_bed(bool track_energy)
         for (int iy = 0; iy < NX; iy++)
             for (int ix = 0; ix < NX; ix++) {
                 double r = 0.012 + 0.006 * fx_rand(&st);
-                grit_vec3 p = v3(0.02 + 0.04 * ix + 0.002 * fx_rand(&st), 0.02 + 0.04 * iy + 0.002 * fx_rand(&st),
-                                 0.02 + 0.04 * iz);
-                grit_vec3 v = v3(0.1 * (fx_rand(&st) - 0.5), 0.1 * (fx_rand(&st) - 0.5), 0);
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                const double py = fx_rand(&st), px = fx_rand(&st);
+                grit_vec3 p = v3(0.02 + 0.04 * ix + 0.002 * px, 0.02 + 0.04 * iy + 0.002 * py, 0.02 + 0.04 * iz);
+                const double vy = fx_rand(&st), vx = fx_rand(&st);
+                grit_vec3 v = v3(0.1 * (vx - 0.5), 0.1 * (vy - 0.5), 0);
                 int id = fx_sphere(b.s, m, p, r, v);
                 if (b.first_sphere < 0) b.first_sphere = id;
                 double mass;

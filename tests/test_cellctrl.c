@@ -65,10 +65,11 @@ static grit_scene *gas(int n, unsigned long long seed, double *vol_spheres)
     const double edge = cbrt(vol / 0.3), h = edge / k;
     for (int i = 0; i < n; i++) {
         const double j = h / 2 - 1.1e-3;
-        fx_sphere(s, mat,
-                  v3((i % k + 0.5) * h + j * (2 * fx_rand(&seed) - 1), (i / k % k + 0.5) * h + j * (2 * fx_rand(&seed) - 1),
-                     (i / (k * k) + 0.5) * h + j * (2 * fx_rand(&seed) - 1)),
-                  r[i], v3_zero());
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+        const double jz = j * (2 * fx_rand(&seed) - 1), jy = j * (2 * fx_rand(&seed) - 1),
+                     jx = j * (2 * fx_rand(&seed) - 1);
+        fx_sphere(s, mat, v3((i % k + 0.5) * h + jx, (i / k % k + 0.5) * h + jy, (i / (k * k) + 0.5) * h + jz), r[i],
+                  v3_zero());
     }
     const double H[3][3] = {{edge, 0, 0}, {0, edge, 0}, {0, 0, edge}};
     fx_must(s, grit_cell_set(s, H), "cell");

@@ -98,10 +98,14 @@ static grit_scene *random_scene(unsigned long long seed, int sort_period, int n_
     }
     unsigned long long st = seed;
     for (int f = 0; f < 6; f++) {
-        grit_vec3 c = v3(0.2 + 0.6 * fx_rand(&st), 0.2 + 0.6 * fx_rand(&st), 0.1 + 0.6 * fx_rand(&st));
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+        const double cz = fx_rand(&st), cy = fx_rand(&st), cx = fx_rand(&st);
+        grit_vec3 c = v3(0.2 + 0.6 * cx, 0.2 + 0.6 * cy, 0.1 + 0.6 * cz);
         grit_vec3 v[3];
-        for (int k = 0; k < 3; k++)
-            v[k] = v3_add(c, v3(0.3 * (fx_rand(&st) - 0.5), 0.3 * (fx_rand(&st) - 0.5), 0.3 * (fx_rand(&st) - 0.5)));
+        for (int k = 0; k < 3; k++) {
+            const double dz = fx_rand(&st), dy = fx_rand(&st), dx = fx_rand(&st);
+            v[k] = v3_add(c, v3(0.3 * (dx - 0.5), 0.3 * (dy - 0.5), 0.3 * (dz - 0.5)));
+        }
         int id = fx_facet(s, m, v[0], v[1], v[2], f % 2 ? 0.02 * fx_rand(&st) : 0.0);
         if (f == 1) CHECK(grit_set_vel(s, id, v3(0.05, -0.05, 0.02)) == GRIT_OK);
         if (f == 2) CHECK(grit_set_angvel(s, id, v3(0.0, 0.0, 3.0)) == GRIT_OK);
@@ -112,13 +116,16 @@ static grit_scene *random_scene(unsigned long long seed, int sort_period, int n_
     int n = 0;
     while (n < n_spheres && n < 1024) {
         double r = 0.01 + 0.03 * fx_rand(&st);
-        grit_vec3 p = v3(r + (1 - 2 * r) * fx_rand(&st), r + (1 - 2 * r) * fx_rand(&st), r + (1 - 2 * r) * fx_rand(&st));
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+        const double pz = fx_rand(&st), py = fx_rand(&st), px = fx_rand(&st);
+        grit_vec3 p = v3(r + (1 - 2 * r) * px, r + (1 - 2 * r) * py, r + (1 - 2 * r) * pz);
         bool ok = true;
         for (int j = 0; j < n && ok; j++) ok = v3_norm(v3_sub(p, pos[j])) > r + rad[j];
         if (!ok) continue;
         pos[n] = p;
         rad[n] = r;
-        grit_vec3 v = v3(2 * fx_rand(&st) - 1, 2 * fx_rand(&st) - 1, 2 * fx_rand(&st) - 1);
+        const double vz = fx_rand(&st), vy = fx_rand(&st), vx = fx_rand(&st);
+        grit_vec3 v = v3(2 * vx - 1, 2 * vy - 1, 2 * vz - 1);
         fx_sphere(s, m, p, r, v);
         n++;
     }

@@ -89,9 +89,13 @@ static grit_scene *pour(bool dyn)
     fx_wall(s, m, 1, 0.0, 1);
     fx_wall(s, m, 1, 0.05, -1);
     unsigned long long rng = 3;
-    for (int i = 0; i < 120; i++)
-        fx_sphere(s, m, v3(0.005 + 0.01 * (i % 5) + 1e-4 * fx_rand(&rng), 0.005 + 0.01 * (i / 5 % 5), 0.005 + 0.01 * (i / 25)),
-                  0.004 + 0.0008 * fx_rand(&rng), v3(0.1 * (fx_rand(&rng) - 0.5), 0, 0));
+    for (int i = 0; i < 120; i++) {
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand):
+         * velocity, radius, position */
+        const double v = 0.1 * (fx_rand(&rng) - 0.5), r = 0.004 + 0.0008 * fx_rand(&rng), jx = 1e-4 * fx_rand(&rng);
+        fx_sphere(s, m, v3(0.005 + 0.01 * (i % 5) + jx, 0.005 + 0.01 * (i / 5 % 5), 0.005 + 0.01 * (i / 25)), r,
+                  v3(v, 0, 0));
+    }
     return s;
 }
 

@@ -287,7 +287,9 @@ static grit_scene *pile(double dt_frac, bool simd, int n)
         const int ix = i % 5, iy = (i / 5) % 5, iz = i / 25;
         const double rr = r * (0.8 + 0.4 * fx_rand(&rng));
         const grit_vec3 x = v3(0.006 + 0.012 * ix, 0.006 + 0.012 * iy, 0.008 + 0.012 * iz);
-        const int id = fx_sphere(s, m, x, rr, v3(0.3 * (fx_rand(&rng) - 0.5), 0.3 * (fx_rand(&rng) - 0.5), -0.5));
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+        const double vy = fx_rand(&rng), vx = fx_rand(&rng);
+        const int id = fx_sphere(s, m, x, rr, v3(0.3 * (vx - 0.5), 0.3 * (vy - 0.5), -0.5));
         grit_set_angvel(s, id, v3(20 * (fx_rand(&rng) - 0.5), 0, 0));
     }
     return s;

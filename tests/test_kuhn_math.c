@@ -544,25 +544,32 @@ static double urand(void)
     return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
 }
 static double srand1(void) { return 2 * urand() - 1; }
+/* a vector of three srand1() times scale, z first: GCC's order of v3()'s
+ * arguments, which C leaves open (fixture.h, fx_rand) */
+static grit_vec3 srand3(double scale)
+{
+    const double z = scale * srand1(), y = scale * srand1();
+    return v3(scale * srand1(), y, z);
+}
 
 static void all_off_is_conventional(void)
 {
     int n_slip = 0, n_fresh = 0, n_el = 0;
     for (int t = 0; t < 100000; t++) {
         grit_kuhn_in in;
-        grit_vec3 n = v3_normalized(v3(srand1(), srand1(), srand1()));
+        grit_vec3 n = v3_normalized(srand3(1));
         in.n1 = n;
         in.kn = 1e6 * (0.5 + urand());
         in.kt = in.kn * (0.1 + urand());
         in.mu = 0.1 + urand();
         in.zeta0 = 1e-3 * (urand() - 0.1);
         in.zeta1 = 1e-3 * (urand() - 0.05);
-        in.du = v3(2e-4 * srand1(), 2e-4 * srand1(), 2e-4 * srand1());
-        in.dth_p = v3(1e-3 * srand1(), 1e-3 * srand1(), 1e-3 * srand1());
-        in.dth_q = v3(1e-3 * srand1(), 1e-3 * srand1(), 1e-3 * srand1());
+        in.du = srand3(2e-4);
+        in.dth_p = srand3(1e-3);
+        in.dth_q = srand3(1e-3);
         /* a stored force within the old limit, in a slightly tilted old plane */
-        grit_vec3 n0 = v3_normalized(v3_add(n, v3(0.05 * srand1(), 0.05 * srand1(), 0.05 * srand1())));
-        grit_vec3 g = v3(srand1(), srand1(), srand1());
+        grit_vec3 n0 = v3_normalized(v3_add(n, srand3(0.05)));
+        grit_vec3 g = srand3(1);
         g = v3_madd(g, -v3_dot(g, n0), n0);
         in.f0 = v3_scale(g, urand() * in.mu * in.kn * fmax(in.zeta0, 0) / fmax(v3_norm(g), 1e-300));
         in.fresh = urand() < 0.05;

@@ -76,13 +76,17 @@ static void pour(double tan_phi, int steps, double tol)
     while (n < 36 && tries++ < 100000) {
         int kind = n % 9 == 8 ? 2 : n % 2; /* capsules, ellipsoids, a few spheres */
         double r = urange(0.025, 0.035), L = urange(0.03, 0.08);
-        grit_vec3 a = v3(urange(0.04, 0.06), urange(0.03, 0.04), urange(0.025, 0.03));
+        /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+        const double az = urange(0.025, 0.03), ay = urange(0.03, 0.04);
+        grit_vec3 a = v3(urange(0.04, 0.06), ay, az);
         double R = kind == 0 ? r + L / 2 : (kind == 1 ? a.x : r);
-        grit_vec3 p = v3(urange(-0.22, 0.22), urange(-0.22, 0.22), urange(0.55, 0.85));
+        const double pz = urange(0.55, 0.85), py = urange(-0.22, 0.22);
+        grit_vec3 p = v3(urange(-0.22, 0.22), py, pz);
         bool ok = true;
         for (int k = 0; k < n && ok; k++) ok = v3_norm(v3_sub(p, pos[k])) > R + rad[k] + 0.005;
         if (!ok) continue;
-        grit_quat q = su_rot(v3(urange(-1, 1), urange(-1, 1), urange(-1, 1)), urange(0, M_PI));
+        const double angle = urange(0, M_PI), uz = urange(-1, 1), uy = urange(-1, 1);
+        grit_quat q = su_rot(v3(urange(-1, 1), uy, uz), angle);
         if (kind == 0) su_capsule(s, m, p, q, r, L, v3(0, 0, 0));
         else if (kind == 1) su_ellipsoid(s, m, p, q, a, v3(0, 0, 0));
         else su_sphere(s, m, p, r, v3(0, 0, 0));

@@ -55,8 +55,9 @@ static grit_scene *bed(bool hertz, long settle)
     for (int k = 0; k < 6; k++)
         for (int j = 0; j < 4; j++)
             for (int i = 0; i < 4; i++) {
-                const grit_vec3 x = v3((2 * i + 1) * R + 1e-5 * fx_rand(&seed), (2 * j + 1) * R + 1e-5 * fx_rand(&seed),
-                                       (2 * k + 1.01) * R * 1.0);
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                const double jy = 1e-5 * fx_rand(&seed), jx = 1e-5 * fx_rand(&seed);
+                const grit_vec3 x = v3((2 * i + 1) * R + jx, (2 * j + 1) * R + jy, (2 * k + 1.01) * R * 1.0);
                 fx_sphere(s, m, x, R * (0.97 + 0.02 * fx_rand(&seed)), v3_zero());
             }
     fx_must(s, grit_step(s, settle), "settle");
@@ -270,9 +271,12 @@ static grit_scene *clump_bed(int ns, int nc, long settle)
     unsigned long long seed = 11;
     for (int k = 0; k < ns; k++)
         for (int j = 0; j < 4; j++)
-            for (int i = 0; i < 4; i++)
-                fx_sphere(s, m, v3((2 * i + 1) * R + 1e-5 * fx_rand(&seed), (2 * j + 1) * R + 1e-5 * fx_rand(&seed),
-                                   (2 * k + 1.01) * R), R * (0.97 + 0.02 * fx_rand(&seed)), v3_zero());
+            for (int i = 0; i < 4; i++) {
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                const double ri = R * (0.97 + 0.02 * fx_rand(&seed)), jy = 1e-5 * fx_rand(&seed),
+                             jx = 1e-5 * fx_rand(&seed);
+                fx_sphere(s, m, v3((2 * i + 1) * R + jx, (2 * j + 1) * R + jy, (2 * k + 1.01) * R), ri, v3_zero());
+            }
     const grit_vec3 c[2] = {v3(-R, 0, 0), v3(R, 0, 0)};
     for (int k = ns; k < ns + nc; k++)
         for (int j = 0; j < 4; j++)
@@ -283,8 +287,8 @@ static grit_scene *clump_bed(int ns, int nc, long settle)
                 cd.centers = c;
                 cd.radii = r;
                 cd.material = m;
-                cd.pos = v3((4 * i + 2) * R + 1e-5 * fx_rand(&seed), (2 * j + 1) * R + 1e-5 * fx_rand(&seed),
-                            (2 * k + 1.01) * R);
+                const double jy = 1e-5 * fx_rand(&seed), jx = 1e-5 * fx_rand(&seed); /* GCC's order */
+                cd.pos = v3((4 * i + 2) * R + jx, (2 * j + 1) * R + jy, (2 * k + 1.01) * R);
                 fx_must(s, grit_add_clump(s, &cd), "clump");
             }
     fx_must(s, grit_step(s, settle), "settle");

@@ -252,7 +252,9 @@ static grit_scene *gas(const double H[3][3], int n, double r, double vmax, doubl
                 grit_vec3 x = v3(H[0][0] * q[0] + H[0][1] * q[1] + H[0][2] * q[2],
                                  H[1][0] * q[0] + H[1][1] * q[1] + H[1][2] * q[2],
                                  H[2][0] * q[0] + H[2][1] * q[1] + H[2][2] * q[2]);
-                grit_vec3 v = v3(vmax * (2 * urand() - 1), vmax * (2 * urand() - 1), vmax * (2 * urand() - 1));
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                const double vz = urand(), vy = urand(), vx = urand();
+                grit_vec3 v = v3(vmax * (2 * vx - 1), vmax * (2 * vy - 1), vmax * (2 * vz - 1));
                 fx_sphere(s, mat, x, r * (0.8 + 0.4 * urand()), v);
             }
     set_cell(s, H);

@@ -88,10 +88,13 @@ static grit_scene *bed(int kind, int nx, int ny, int nz, const variant *v, bool 
                 grit_sphere_def sd = grit_default_sphere_def();
                 sd.material = (i + j + k) % 3 ? mat : mat1;
                 sd.radius = 1e-3 * (0.95 + 0.1 * fx_rand(&seed));
-                sd.pos = v3(h * (i + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5), h * (j + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5),
-                            h * (k + 0.5) + 1e-4 * (fx_rand(&seed) - 0.5));
-                sd.vel = v3(0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5), 0.05 * (fx_rand(&seed) - 0.5));
-                sd.angvel = v3(20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5), 20 * (fx_rand(&seed) - 0.5));
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                double z = fx_rand(&seed) - 0.5, y = fx_rand(&seed) - 0.5, x = fx_rand(&seed) - 0.5;
+                sd.pos = v3(h * (i + 0.5) + 1e-4 * x, h * (j + 0.5) + 1e-4 * y, h * (k + 0.5) + 1e-4 * z);
+                z = fx_rand(&seed) - 0.5, y = fx_rand(&seed) - 0.5, x = fx_rand(&seed) - 0.5;
+                sd.vel = v3(0.05 * x, 0.05 * y, 0.05 * z);
+                z = fx_rand(&seed) - 0.5, y = fx_rand(&seed) - 0.5, x = fx_rand(&seed) - 0.5;
+                sd.angvel = v3(20 * x, 20 * y, 20 * z);
                 if (kind == PERIODIC) sd.vel.x += 40.0 * sd.pos.z;
                 if (kind == FLOW) {
                     sd.vel.x += 4.0 * (sd.pos.z / (h * nz) - 0.5);

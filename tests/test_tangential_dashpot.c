@@ -130,7 +130,9 @@ static grit_scene *heap(int law, bool simd)
     for (int l = 0; l < 2; l++)
         for (int i = 0; i < 36 - 11 * l; i++) {
             const int w = 6 - l;
-            const grit_vec3 v = v3(fx_rand(&rng) - 0.5, fx_rand(&rng) - 0.5, fx_rand(&rng) - 0.5);
+            /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+            const double vz = fx_rand(&rng) - 0.5, vy = fx_rand(&rng) - 0.5, vx = fx_rand(&rng) - 0.5;
+            const grit_vec3 v = v3(vx, vy, vz);
             fx_sphere(s, m, v3(0.2 * (i % w + 0.5 * l), 0.2 * (i / w + 0.5 * l), 0.0999 + 0.141 * l), 0.1,
                       v3_scale(v, 0.02));
         }

@@ -154,8 +154,9 @@ static grit_scene *concrete_block(void)
         for (int j = 0; j < n; j++)
             for (int k = 0; k < n; k++) {
                 grit_sphere_def sd = grit_default_sphere_def();
-                sd.pos = v3(i * h + 0.04 * R * (fx_rand(&rng) - 0.5), j * h + 0.04 * R * (fx_rand(&rng) - 0.5),
-                            k * h + 0.04 * R * (fx_rand(&rng) - 0.5));
+                /* draws in GCC's order, last argument first (fixture.h, fx_rand) */
+                const double jz = fx_rand(&rng) - 0.5, jy = fx_rand(&rng) - 0.5, jx = fx_rand(&rng) - 0.5;
+                sd.pos = v3(i * h + 0.04 * R * jx, j * h + 0.04 * R * jy, k * h + 0.04 * R * jz);
                 sd.vel = v3(3000.0 * (sd.pos.x - xc), 0, 0);
                 sd.radius = R;
                 sd.material = mat;
