@@ -515,7 +515,6 @@ static void restart_bitwise(void)
     grit_scene *a = block(4, 400.0, mat_p(), &n);
     CHECK(grit_step(a, 700) == GRIT_OK);
     grit_scene *b = fx_restart_twin(a, "test_cpm_engine.grit", 800);
-    if (!b) return;
     const int diff = fx_pos_vel_diff(a, b, n);
     grit_concrete_summary sa, sb;
     grit_concrete_summarize(a, &sa);
