@@ -61,10 +61,16 @@ static int byid_diff(const grit_scene *a, const grit_scene *b, const char *what)
         const bool same = b->b.id[b->c.pair[q].a] == ia &&
                           memcmp(&a->c.phys[k], &b->c.phys[q], sizeof a->c.phys[k]) == 0 &&
                           memcmp(&a->c.geom[k], &b->c.geom[q], sizeof a->c.geom[k]) == 0 &&
-                          (a->c.ext_n != b->c.ext_n ||
+                          (a->c.ext_n != b->c.ext_n || a->c.ext_n == 0 ||
                            memcmp(a->c.ext + (size_t)k * (size_t)a->c.ext_n, b->c.ext + (size_t)q * (size_t)b->c.ext_n,
                                   sizeof(double) * (size_t)a->c.ext_n) == 0);
         if (!same && bad++ < 5) fprintf(stderr, "%s: contact %d-%d differs\n", what, ia, ib);
+    }
+    for (int k = 0; k < b->c.n; k++) {
+        const grit_pair *p = &b->c.pair[k];
+        if ((p->flags & CF_REAL) && byid_contact(a, b->b.id[p->a], b->b.id[p->b]) < 0 && bad++ < 10)
+            fprintf(stderr, "%s: contact %d-%d only in the second (uN %g, created at step %ld)\n", what, b->b.id[p->a],
+                    b->b.id[p->b], b->c.geom[k].uN, (long)b->c.cold[k].step_created);
     }
     if (na != nb) {
         fprintf(stderr, "%s: %d/%d real contacts\n", what, na, nb);

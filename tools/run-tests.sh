@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/debian-deps.sh
 need_packages $BUILD_PACKAGES python3 python3-numpy python3-matplotlib python3-pytest
+# MPI runs and their tests (tests/mpi/): OpenMPI
+need_packages openmpi-bin libopenmpi-dev
 # the installation tests (tests/install/): pkg-config, and pip into a virtual environment, offline
 need_packages pkg-config python3-venv python3-setuptools python3-wheel
 # optional: lets tools/check_vtk.py (run by the cli tests) read the output with VTK itself

@@ -94,6 +94,8 @@ bool grit_may_collide(const grit_scene *s, int i, int j)
 {
     uint32_t m = s->b.mask[i] & s->b.mask[j];
     if (m == 0 || (m & GRIT_MASK_LONE)) return false;
+    /* MPI: contacts of this rank have one of its own particles (src/mpi/) */
+    if ((s->b.flags[i] & (PF_GHOST | PF_SHARED)) && (s->b.flags[j] & (PF_GHOST | PF_SHARED))) return false;
     /* members of one clump never touch each other */
     if ((s->b.flags[i] & s->b.flags[j] & PF_MEMBER) && s->b.sidx[i] == s->b.sidx[j]) return false;
     return grit_cg2_lookup(s->b.shape[i], s->b.shape[j]).kind != GRIT_CG2_NONE;
@@ -717,18 +719,24 @@ static int adjacency(grit_scene *s)
     return GRIT_OK;
 }
 
-int grit_collide(grit_scene *s)
+bool grit_collide_due(grit_scene *s)
 {
-    double dv = grit_verlet_dist(s);
+    const double dv = grit_verlet_dist(s);
     /* most contacts were created since the last rebuild, outside the blocks
      * and out of space order: rebuild to put them in place */
     const grit_contacts *C = &s->c;
-    int fresh = C->n - C->block_start[GRIT_BLOCK_COUNT];
-    bool reblock = fresh > 1024 && fresh > C->n / 2;
+    const int fresh = C->n - C->block_start[GRIT_BLOCK_COUNT];
+    const bool reblock = fresh > 1024 && fresh > C->n / 2;
     /* periodic: the wrapped images' moves and the deformation of the cell */
     const double disp2 = s->cell ? grit_periodic_disp2(s) : s->max_disp2;
-    if (s->need_rebuild || dv == 0 || disp2 > dv * dv || reblock ||
-        rotation_stale(s, dv)) {
+    return s->need_rebuild || dv == 0 || disp2 > dv * dv || reblock || rotation_stale(s, dv);
+}
+
+int grit_collide(grit_scene *s)
+{
+    double dv = grit_verlet_dist(s);
+    if (grit_collide_due(s)) {
+        const double disp2 = s->cell ? grit_periodic_disp2(s) : s->max_disp2;
         /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
         const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
         /* the automatic skin for the next interval, from the one that ends */

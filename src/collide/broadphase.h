@@ -23,6 +23,9 @@ void grit_broadphase_destroy(struct grit_broadphase *bp);
 /* Rebuild the candidate list if needed (first call, particles added, skin
  * exceeded). Real contacts are always kept, with their state. */
 int grit_collide(grit_scene *s);
+/* Will grit_collide rebuild now (particles added, moved past the skin, many
+ * contacts outside the blocks, a rotated aspherical particle)? */
+bool grit_collide_due(grit_scene *s);
 /* Unconditional rebuild. */
 int grit_broadphase_rebuild(grit_scene *s);
 /* The resolved Verlet distance (resolves it on first use). */

@@ -65,6 +65,7 @@ grit_scene *grit_scene_create(const grit_scene_def *def)
 void grit_scene_destroy(grit_scene *s)
 {
     if (!s) return;
+    if (s->mpi_free) s->mpi_free(s->mpi);
     grit_bodies_free(&s->b);
     grit_contacts_free(&s->c);
     grit_broadphase_destroy(s->bp);

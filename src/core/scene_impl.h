@@ -53,7 +53,12 @@ enum {
     PF_MOVES_SHAPE = 1u << 12, /* shape data follows the node (facet vertices) */
     PF_LOCAL6 = 1u << 13,      /* has an entry in scene->local6 (integrate/local6.h) */
     PF_MEMBER = 1u << 14,      /* a clump's member sphere: placed by its body, not integrated (shape/clump.c) */
+    PF_GHOST = 1u << 15,       /* MPI: a copy of another rank's particle, overwritten every step (src/mpi/) */
 };
+/* MPI: a particle every rank holds (a fixed wall, facet, ...), whose motion
+ * needs no force; with PF_GHOST, the particles no contact of this rank is
+ * made between (grit_may_collide) */
+enum { PF_SHARED = 1u << 7 };
 
 typedef struct grit_wall_data {
     int axis, sense;
@@ -336,6 +341,15 @@ struct grit_scene {
     int par_min;   /* loops of fewer items stay serial (core/threads.h, grit_par); 0: the default */
     void *scratch; /* the per-chunk sums of a parallel loop (grit_scratch) */
     size_t scratch_cap;
+
+    /* MPI (src/mpi/, grit/mpi.h): the rank's share of a scene spread over
+     * ranks; NULL on one process. The core calls the MPI layer through these
+     * hooks, so that libgrit itself needs no MPI. */
+    struct grit_mpi *mpi;
+    int (*mpi_exchange)(grit_scene *s, int rc); /* after the leapfrog: errors agreed, ghosts updated, rebuild agreed */
+    int (*mpi_agree)(grit_scene *s, int rc);    /* at the end of a step: errors agreed */
+    void (*mpi_free)(struct grit_mpi *m);
+    bool mpi_partial; /* this rank holds a part of the scene only: not saved */
 
     grit_stats stats;
     double time_block[GRIT_BLOCK_MAX]; /* the contact loop's CPU seconds per block (kind * laws + law) */

@@ -453,6 +453,10 @@ static int write_all(FILE *f, const grit_scene *s)
 int grit_save(const grit_scene *s, const char *path)
 {
     grit_scene *ms = (grit_scene *)s; /* for the error message only */
+    if (s->mpi_partial)
+        return grit_fail(ms, GRIT_ESTATE,
+                         "save: this MPI rank holds only its part of the scene; call grit_mpi_gather on every rank "
+                         "and save on rank 0");
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
         return grit_fail(ms, GRIT_EIO, "save: path '%s' is too long", path);

@@ -26,7 +26,9 @@ import sys
 SCENE_VERBS = {"add", "get", "set", "impose", "step", "save", "load", "is", "check"}
 SCENE_PARTS = {"scene", "particle", "material", "pair", "law", "contact", "contacts", "cell", "energy", "stress",
                "inlet", "outlet", "array", "shape", "tester", "kuhn", "concrete", "vtk", "io", "last", "warning", "dt", "time",
-               "critical", "functor", "brute", "potential", "threads", "unbalanced"}
+               "critical", "functor", "brute", "potential", "threads", "unbalanced", "mpi"}
+# headers of functions another library exports: grit/mpi.h's are in libgrit_mpi (apart, so that libgrit needs no MPI)
+OTHER_LIBRARY = {"mpi.h"}
 # value types: a pointer to one is an array of values, not an object
 VALUE_TYPES = {"vec3", "quat", "mat3", "param_info", "param_table", "uniax_specimen"}
 # verbs that make an object (rule 2: named after what they make)
@@ -114,7 +116,7 @@ class Api:
 
     def exported(self):
         """The names libgrit.so must export: non-inline functions and the tables."""
-        return {n for n, f in self.functions.items() if not f[3]} | self.tables
+        return {n for n, f in self.functions.items() if not f[3] and f[0] not in OTHER_LIBRARY} | self.tables
 
 
 def first_type(params):

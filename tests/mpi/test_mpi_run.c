@@ -1,0 +1,149 @@
+/* MPI: a scene spread over K ranks gives the same bits as one process
+ * running it with id_order (run under mpiexec -n K; ctest runs K = 1..4).
+ *
+ * The scene: spheres of two materials thrown sideways into a box of walls
+ * with a facet for a floor, so that particles cross the slabs' borders with
+ * their contacts, and the slabs move as the pile spreads. Every rank builds
+ * it, spreads it, steps; the ranks gather it on rank 0, which runs the same
+ * scene on one process and compares particle by particle and contact by
+ * contact. Then: continued after the gather (the scene spreads again), and
+ * saved on rank 0 and loaded by every rank (a restart written by K ranks,
+ * continued by K). */
+#include <mpi.h>
+#include <unistd.h>
+
+#include "by_id.h"
+#include "fixture.h"
+#include "grit/grit.h"
+#include "grit/mpi.h"
+#include "grit/restart.h"
+#include "test.h"
+
+static int rank, size;
+
+static grit_scene *make(int law)
+{
+    const fx_pile_def p = {law, 432, 12, 0.0245, 0.3, 0.1, false, false};
+    grit_scene *s = fx_pile(&p);
+    s->def.track_energy = false;
+    s->def.id_order = true;
+    /* a sideways throw: the pile spreads along x over the slabs */
+    for (int i = 0; i < s->b.n; i++)
+        if (s->b.shape[i] == GRIT_SHAPE_SPHERE) s->b.vw[i].v.x += 0.6 * (s->b.pr[i].pos.y > 0.15 ? 1 : -1);
+    return s;
+}
+
+/* Sum of a count over the ranks, on every rank. */
+static long all_sum(long x)
+{
+    long y = 0;
+    MPI_Allreduce(&x, &y, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return y;
+}
+
+/* Gather on rank 0 and compare with the one-process run `ref` there (NULL
+ * elsewhere); every rank returns the same verdict. */
+static int gathered_same(grit_scene *s, const grit_scene *ref, const char *what)
+{
+    int rc = grit_mpi_gather(s);
+    CHECK(rc == GRIT_OK);
+    if (rc) fprintf(stderr, "%s\n", grit_last_error(s));
+    int bad = 0;
+    if (rank == 0) {
+        bad = byid_diff(ref, s, what);
+        if (bad) fprintf(stderr, "%s: %d ranks differ from one process in %d items\n", what, size, bad);
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return bad;
+}
+
+static void same_as_one_process(int law, const char *what)
+{
+    grit_scene *s = make(law);
+    int rc = grit_mpi_distribute(s);
+    if (rc) fprintf(stderr, "distribute: %s\n", grit_last_error(s));
+    CHECK(rc == GRIT_OK);
+    grit_scene *ref = rank == 0 ? make(law) : NULL;
+    const long n1 = 800, n2 = 400;
+    CHECK(grit_step(s, n1) == GRIT_OK);
+    if (ref) CHECK(grit_step(ref, n1) == GRIT_OK);
+    grit_mpi_stats st;
+    CHECK(grit_mpi_get_stats(s, &st) == GRIT_OK);
+    const long migrated = all_sum(st.migrated), cmig = all_sum(st.contacts_migrated);
+    CHECK(gathered_same(s, ref, what) == 0);
+    /* on after the gather: the next step spreads it again */
+    CHECK(grit_step(s, n2) == GRIT_OK);
+    if (ref) CHECK(grit_step(ref, n2) == GRIT_OK);
+    CHECK(gathered_same(s, ref, what) == 0);
+    if (rank == 0) {
+        int real = 0;
+        for (int k = 0; k < ref->c.n; k++) real += (ref->c.pair[k].flags & CF_REAL) != 0;
+        fprintf(stderr, "%s, %d ranks: %d particles, %d real contacts; %ld particles and %ld contacts changed rank by step %ld\n",
+                what, size, ref->b.n, real, migrated, cmig, n1);
+        CHECK(real > 200);
+    }
+    if (size > 1) CHECK(migrated > 100 && cmig > 20); /* the test moved history across ranks */
+    grit_scene_destroy(s);
+    grit_scene_destroy(ref);
+}
+
+static void idealelpl(void) { same_as_one_process(GRIT_LAW_IDEALELPL, "idealelpl"); }
+static void kuhn(void) { same_as_one_process(GRIT_LAW_KUHN, "kuhn"); }
+
+/* Saved on rank 0 after a gather, loaded by every rank and spread again:
+ * the run goes on as the one that never stopped. */
+static void restart(void)
+{
+    const char *path = "test_mpi_run.grit";
+    grit_scene *s = make(GRIT_LAW_IDEALELPL);
+    CHECK(grit_mpi_distribute(s) == GRIT_OK);
+    CHECK(grit_step(s, 500) == GRIT_OK);
+    CHECK(grit_save(s, path) != GRIT_OK || size == 1); /* a part is not saved */
+    CHECK(grit_mpi_gather(s) == GRIT_OK);
+    int rc = rank == 0 ? grit_save(s, path) : GRIT_OK;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    CHECK(rc == GRIT_OK);
+    grit_scene_destroy(s);
+    grit_scene *b = grit_scene_load(path);
+    CHECK(b != NULL);
+    if (!b) return;
+    CHECK(grit_mpi_distribute(b) == GRIT_OK);
+    CHECK(grit_step(b, 300) == GRIT_OK);
+    grit_scene *ref = NULL;
+    if (rank == 0) {
+        ref = make(GRIT_LAW_IDEALELPL);
+        CHECK(grit_step(ref, 800) == GRIT_OK);
+    }
+    CHECK(gathered_same(b, ref, "restart") == 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) unlink(path);
+    grit_scene_destroy(b);
+    grit_scene_destroy(ref);
+}
+
+/* What cannot be spread yet is refused on every rank, naming it. */
+static void refused(void)
+{
+    grit_scene *s = make(GRIT_LAW_IDEALELPL);
+    s->def.track_energy = true;
+    CHECK(grit_mpi_distribute(s) == GRIT_ESTATE);
+    CHECK(strstr(grit_last_error(s), "track_energy") != NULL);
+    s->def.track_energy = false;
+    CHECK(grit_mpi_distribute(s) == GRIT_OK); /* and nothing changed */
+    grit_scene_destroy(s);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(grit_mpi_rank() == rank && grit_mpi_size() == size);
+    RUN(idealelpl);
+    RUN(kuhn);
+    RUN(restart);
+    RUN(refused);
+    int failed = all_sum(test_failures) > 0;
+    MPI_Finalize();
+    return failed;
+}
