@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi_job.h"
 
 #ifndef GRIT_COMPILER /* from CMake */
 #define GRIT_COMPILER "an unknown compiler"
@@ -132,7 +133,17 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    job_mpi_begin(&argc, &argv); /* (started by mpirun: the ranks of one run) */
+    const int rc = dispatch(argc, argv);
+    job_mpi_end();
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -144,10 +155,17 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return cmd_help(argc - 2, argv + 2);
     if (!strcmp(cmd, "plot")) return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("grit %s\nlibrary %s, built with %s for the %s instruction set\n"
+        printf("grit %s\nlibrary %s, built with %s for the %s instruction set; MPI runs (mpirun -np K grit run "
+               "...): %s\n"
                "MIT licence: free to use, change and pass on, with the copyright notice (LICENSE)\n",
                GRIT_VERSION, grit_version(), GRIT_COMPILER,
-               strcmp(GRIT_TARGET, "baseline") ? "building machine's (-march=native)" : "architecture's baseline");
+               strcmp(GRIT_TARGET, "baseline") ? "building machine's (-march=native)" : "architecture's baseline",
+#ifdef GRIT_HAVE_MPI
+               "yes"
+#else
+               "no (built without MPI)"
+#endif
+        );
         return 0;
     }
     unknown_command(cmd);

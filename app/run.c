@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_job.h"
 #include "grit/reflect.h"
 #include "grit/io.h"
 #include "grit/restart.h"
@@ -123,6 +124,13 @@ typedef struct progress {
     double t_prev, rate; /* the last sample, the averaged rate (steps/s) */
     long k_prev;
 } progress;
+
+/* Will progress_show print now (and so read the scene)? */
+static bool progress_due(const progress *p)
+{
+    const double t = grit_wall_now();
+    return t - p->last >= (p->tty ? 0.25 : p->interval) && (p->tty || p->interval > 0);
+}
 
 static void progress_show(progress *p, const grit_scene *s, bool final)
 {
@@ -370,6 +378,12 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
         printf("  threads       automatic: %.2f on average over %ld steps, %d now (threads=N or OMP_NUM_THREADS fixes "
                "it)\n",
                st.threads_mean, st.threads_steps, grit_threads(s));
+    job_mpi_sums ms;
+    job_mpi_sums_get((grit_scene *)s, &ms);
+    if (ms.ranks > 1)
+        printf("  mpi           %d ranks (times above: rank 0's), %ld re-partitions; %ld particles and %ld contacts "
+               "with their state changed rank; %.3g MB sent\n",
+               ms.ranks, ms.redistributions, ms.migrated, ms.contacts_migrated, ms.bytes_sent / 1e6);
     grit_functor_time ft[32];
     const int nft = grit_functor_times(s, ft, 32);
     for (int k = 0; k < nft && k < 32; k++)
@@ -455,20 +469,25 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
 {
     const long start = grit_step_count(s), end = start + steps;
     const double began = grit_wall_now();
-    progress pg = {.tty = isatty(STDOUT_FILENO), .may_stop = j->run.stop_unbalanced > 0, .start = began, .last = began,
+    /* (MPI: a progress line reads the whole scene, so one every `progress` seconds, not a live line) */
+    progress pg = {.tty = isatty(STDOUT_FILENO) && !job_mpi_on(), .may_stop = j->run.stop_unbalanced > 0, .start = began, .last = began,
                    .interval = j->run.progress, .first = o->series.first, .end = end, .begun = start, .t_prev = began,
                    .k_prev = start};
     /* settled? looked at on a cadence of steps, so that the step a run stops
      * at does not depend on the machine's speed */
     const long stop_every = j->run.stop_unbalanced > 0 ? (o->save_every > 0 ? o->save_every : 100) : -1;
     long control = -1; /* the next step at which the preprocessor steers the run */
+    job_whole(s); /* (MPI: rank 0 reads and writes the whole scene) */
     if (j->control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
     /* a continued series has its frame of this step (or had none here) */
     if (!o->cont && write_frame(o, s)) return -2;
     long chunk = 10, warnings = grit_warning_count(s);
     while (grit_step_count(s) < end) {
         const long k = grit_step_count(s);
-        if (control >= 0 && k >= control && j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
+        if (control >= 0 && k >= control) {
+            job_whole(s);
+            if (j->control(j, s, &control, o->msg, sizeof o->msg)) return -1;
+        }
         long next = end;
         if (control > k) next = lmin(next, control);
         if (o->vtk_every > 0) next = lmin(next, (k / o->vtk_every + 1) * o->vtk_every);
@@ -478,11 +497,16 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
         const long n = lmin(next - k, chunk);
         const double t0 = grit_wall_now();
         test_stall(k);
-        if (grit_step(s, n)) return -1;
+        if (job_step(s, n)) return -1;
         /* about 0.1 s per call: responsive progress and Ctrl-C */
         const double dtw = grit_wall_now() - t0;
         chunk = dtw > 0 ? (long)fmax(1, fmin(1e6, n * 0.1 / dtw)) : 2 * chunk;
         const long kk = grit_step_count(s);
+        /* MPI: what follows reads the whole scene only at the steps it writes, checks or shows */
+        if (kk == end || (o->vtk && kk % o->vtk_every == 0) || (o->save_every > 0 && kk % o->save_every == 0) ||
+            (stop_every > 0 && kk % stop_every == 0) || progress_due(&pg) || interrupted ||
+            kk == test_interrupt_at() || (o->checkpoint > 0 && grit_wall_now() - o->last_checkpoint >= o->checkpoint))
+            job_whole(s);
         if (grit_warning_count(s) != warnings) {
             warnings = grit_warning_count(s);
             if (pg.tty) putchar('\n');
@@ -657,6 +681,8 @@ static int run_make(job *j, int argc, char **argv)
     return 0;
 }
 
+static int run_prepared(job *jp, grit_scene *s, long steps, int argc, char **argv, char *outname, size_t outlen);
+
 int cmd_run(int argc, char **argv)
 {
     if (argc < 1) {
@@ -676,37 +702,66 @@ int cmd_run(int argc, char **argv)
         return 0;
     }
     if ((rc = job_parse(&j, argc - 1, argv + 1))) return rc;
-    if (p->make) return run_make(&j, argc, argv);
+    if (p->make) {
+        if (job_mpi_on()) {
+            cli_error("'grit run %s' runs on one process; start it without mpirun", p->name);
+            return EXIT_BAD_INPUT;
+        }
+        return run_make(&j, argc, argv);
+    }
     char outname[3100], err[8400];
     if (outdir_name(j.out.value, outname, sizeof outname, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_BAD_INPUT;
     }
-    output o = {.out = outname, .checkpoint = j.run.checkpoint};
 
     long steps;
     grit_scene *s = prepare(&j, &steps);
     if (!s) return EXIT_BAD_INPUT;
+    if (job_mpi_on()) { /* mpirun -np K: every rank spreads the scene it built; rank 0 runs the job */
+        if (job_mpi_spread(s, p->name)) {
+            grit_scene_destroy(s);
+            return EXIT_BAD_INPUT;
+        }
+        if (job_mpi_rank() != 0) return job_follow(s);
+        j.scene.track_energy = grit_scene_get_def(s)->track_energy; /* (the summary's and the logs' view) */
+        job_whole(s);
+    }
+    rc = run_prepared(&j, s, steps, argc, argv, outname, sizeof outname);
+    job_done();
+    return rc;
+}
+
+/* The run of a prepared scene: output folder, record, series, the steps,
+ * the final state and the summary. */
+static int run_prepared(job *jp, grit_scene *s, long steps, int argc, char **argv, char *outname, size_t outlen)
+{
+    const preproc *p = jp->pre;
+    char err[8400];
+    int rc;
+    output o = {.out = outname, .checkpoint = jp->run.checkpoint};
     /* the files the run read: one of them may be the checkpoint in
      * OUT.partial that this run continues */
     const char *inputs[MAX_TEXTS];
     int n_inputs = 0;
-    for (int t = 0; t < j.n_texts; t++)
-        if (j.texts[t] != &j.out && j.texts[t] != &j.save && j.texts[t]->value) inputs[n_inputs++] = j.texts[t]->value;
+    for (int t = 0; t < jp->n_texts; t++)
+        if (jp->texts[t] != &jp->out && jp->texts[t] != &jp->save && jp->texts[t]->value) inputs[n_inputs++] = jp->texts[t]->value;
     char aside[4300] = "";
-    o.vtk_every = j.run.vtk_every == 0 ? (steps + j.run.vtk_frames - 1) / j.run.vtk_frames : j.run.vtk_every;
-    o.save_every = j.run.save_every == 0 ? (steps + 199) / 200 : j.run.save_every;
+    o.vtk_every = jp->run.vtk_every == 0 ? (steps + jp->run.vtk_frames - 1) / jp->run.vtk_frames : jp->run.vtk_every;
+    o.save_every = jp->run.save_every == 0 ? (steps + 199) / 200 : jp->run.save_every;
+    /* MPI: a row gathers the scene on rank 0; by default one with each frame, not 200 */
+    if (job_mpi_on() && jp->run.save_every == 0 && o.vtk_every > 0) o.save_every = o.vtk_every;
     if (o.vtk_every < 1) o.vtk_every = o.vtk_every < 0 ? -1 : 1;
     if (o.save_every < 1) o.save_every = o.save_every < 0 ? -1 : 1;
     o.series = (series_info){grit_step_count(s), grit_step_count(s) + steps, o.vtk_every, o.save_every,
-                             vtk_format(&j.run)};
-    if (p->load && plan_restart(&j, s, &o, outname, sizeof outname, &steps)) {
+                             vtk_format(&jp->run)};
+    if (p->load && plan_restart(jp, s, &o, outname, outlen, &steps)) {
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;
     }
     /* every destination before the first step: save= to a missing folder was
      * found only after the last one */
-    if (j.save.value && outdir_check_file("save", j.save.value, o.out, err, sizeof err)) {
+    if (jp->save.value && outdir_check_file("save", jp->save.value, o.out, err, sizeof err)) {
         cli_error("%s", err);
         grit_scene_destroy(s);
         return EXIT_BAD_INPUT;
@@ -722,7 +777,7 @@ int cmd_run(int argc, char **argv)
     int code = 0;
     char path[4300];
     if (o.cont ? series_record_continue(o.partial, &o.series, grit_step_count(s), argc, argv, err, sizeof err)
-               : write_record(&j, &o, argc, argv, err, sizeof err)) {
+               : write_record(jp, &o, argc, argv, err, sizeof err)) {
         cli_error("%s", err);
         code = EXIT_RUN_FAILED;
     }
@@ -785,8 +840,9 @@ int cmd_run(int argc, char **argv)
     const double t0 = grit_wall_now();
     o.last_checkpoint = t0;
     const long begun = grit_step_count(s);
-    rc = run_loop(&j, s, &o, steps);
+    rc = run_loop(jp, s, &o, steps);
     const double wall = grit_wall_now() - t0;
+    job_whole(s); /* (MPI: the final state on rank 0, also after a failure or Ctrl-C) */
     /* rc: 0 done, 1 interrupted, -1 the engine or the steering failed (the
      * scene holds a failed step), -2 an output file could not be written (the
      * scene is good: its state is saved below if the disk takes it) */
@@ -830,7 +886,7 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (rc == -2 && saved_at >= 0) append(failure, sizeof failure, "; the state at step %ld is saved", saved_at);
-    if (rc == 0 && j.save.value && grit_save(s, j.save.value)) {
+    if (rc == 0 && jp->save.value && grit_save(s, jp->save.value)) {
         snprintf(failure, sizeof failure, "%s", grit_last_error(s));
         rc = -1;
     }
@@ -839,7 +895,7 @@ int cmd_run(int argc, char **argv)
         code = EXIT_RUN_FAILED;
     } else if (rc == 0) {
         outdir_drop_aside(aside);
-        summary(&j, s, wall, &o, grit_step_count(s) - begun);
+        summary(jp, s, wall, &o, grit_step_count(s) - begun);
     } else if (rc > 0) {
         if (isatty(STDOUT_FILENO)) putchar('\n');
         cli_error("interrupted at step %ld; the incomplete output is in '%s'%s%s", grit_step_count(s), o.partial,
