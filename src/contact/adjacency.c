@@ -20,19 +20,6 @@
 
 #include "cg2/cg2.h"
 
-/* The key of particle i's slot e (2 k + side) of contact k. */
-static uint64_t slot_key(const grit_scene *s, int32_t e)
-{
-    const grit_pair *p = &s->c.pair[e >> 1];
-    const int other = (e & 1) ? p->a : p->b;
-    /* the partner's periodic image as this particle sees it: B's from A,
-     * the negated one from B */
-    const int sg = (e & 1) ? -1 : 1;
-    uint64_t img = 0;
-    for (int d = 0; d < 3; d++) img = (img << 8) | (uint8_t)(int8_t)(sg * p->cell[d]);
-    return ((uint64_t)(uint32_t)s->b.id[other] << 32) | ((uint64_t)p->kind << 24) | img;
-}
-
 typedef struct keyed {
     uint64_t key;
     int32_t e;
@@ -70,7 +57,7 @@ static int sort_by_id(grit_scene *s)
             }
             v = big;
         }
-        for (int t = 0; t < m; t++) v[t] = (keyed){slot_key(s, adj[st[i] + t]), adj[st[i] + t]};
+        for (int t = 0; t < m; t++) v[t] = (keyed){grit_adjacency_key(s, adj[st[i] + t]), adj[st[i] + t]};
         if (m > 32)
             qsort(v, (size_t)m, sizeof *v, cmp_keyed);
         else
@@ -86,7 +73,8 @@ static int sort_by_id(grit_scene *s)
     return 0;
 }
 
-/* The contacts the lists cover: the blocks', or with id_order all. */
+/* The contacts the lists cover: the blocks', or with id_order all (at the
+ * time they are made: later ones are the extras, grit_adjacency_extras). */
 static int covered(const grit_scene *s)
 {
     return s->def.id_order ? s->c.n : s->c.block_start[GRIT_BLOCK_COUNT];
@@ -136,6 +124,46 @@ static int build(grit_scene *s)
 int grit_adjacency_update(grit_scene *s)
 {
     const grit_contacts *C = &s->c;
-    if (C->adj_ok && C->adj_n == covered(s) && C->adj_np == s->b.n && C->adj_order == s->def.id_order) return 0;
+    const bool same = C->adj_ok && C->adj_np == s->b.n && C->adj_order == s->def.id_order;
+    if (same && (s->def.id_order ? C->adj_n <= C->n : C->adj_n == covered(s))) return 0;
     return build(s);
+}
+
+static int cmp_extra(const void *x, const void *y)
+{
+    const grit_adj_extra *a = x, *b = y;
+    if (a->p != b->p) return (a->p > b->p) - (a->p < b->p);
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+int grit_adjacency_extras(grit_scene *s)
+{
+    grit_contacts *C = &s->c;
+    const int n0 = C->adj_n, n = C->n, np = s->b.n;
+    C->n_extra = 0;
+    if (n <= n0) return 0;
+    const int m = 2 * (n - n0);
+    if (m > C->extra_cap) {
+        grit_adj_extra *q = realloc(C->extra, (size_t)m * sizeof *q);
+        if (!q) return -1;
+        C->extra = q;
+        C->extra_cap = m;
+    }
+    if (np > C->extra_first_cap) {
+        int32_t *q = realloc(C->extra_first, (size_t)np * sizeof *q);
+        if (!q) return -1;
+        C->extra_first = q;
+        C->extra_first_cap = np;
+    }
+    int w = 0;
+    for (int k = n0; k < n; k++)
+        for (int side = 0; side < 2; side++) {
+            const int32_t e = 2 * k + side;
+            C->extra[w++] = (grit_adj_extra){grit_adjacency_key(s, e), e, side ? C->pair[k].b : C->pair[k].a};
+        }
+    qsort(C->extra, (size_t)m, sizeof *C->extra, cmp_extra);
+    memset(C->extra_first, 0xff, (size_t)np * sizeof *C->extra_first); /* -1 */
+    for (int x = m - 1; x >= 0; x--) C->extra_first[C->extra[x].p] = x;
+    C->n_extra = m;
+    return 0;
 }

@@ -154,7 +154,9 @@ static void scatter_range(grit_scene *s, int lo, int hi)
 }
 
 /* Every particle gets the forces of its contacts in the blocks, in contact
- * order; particles are independent, so the threads share them freely. */
+ * order; particles are independent, so the threads share them freely.
+ * id_order: the lists are in key order, and the contacts created since they
+ * were made (extras) are merged in by key. */
 static void gather_forces(grit_scene *s, int nt)
 {
     const grit_contacts *C = &s->c;
@@ -163,12 +165,29 @@ static void gather_forces(grit_scene *s, int nt)
     const uint8_t *fon = C->fon;
     grit_ft *ft = s->b.ft;
     const int np = s->b.n;
+    const grit_adj_extra *xs = C->n_extra ? C->extra : NULL;
+    const int32_t *xfirst = C->extra_first;
+    const int nx = C->n_extra;
 #pragma omp parallel for schedule(static, 256) num_threads(nt) if (grit_par(s, np))
     for (int i = 0; i < np; i++) {
         grit_ft acc = ft[i];
-        for (int e = st[i]; e < st[i + 1]; e++) {
-            const int k = adj[e] >> 1;
-            if (fon[k]) cforce_add(&acc, &cf[k], adj[e] & 1);
+        if (xs && xfirst[i] >= 0) {
+            int e = st[i], x = xfirst[i];
+            const int e_end = st[i + 1];
+            while (e < e_end || (x < nx && xs[x].p == i)) {
+                int32_t slot;
+                if (x < nx && xs[x].p == i && (e == e_end || xs[x].key < grit_adjacency_key(s, adj[e])))
+                    slot = xs[x++].e;
+                else
+                    slot = adj[e++];
+                const int k = slot >> 1;
+                if (fon[k]) cforce_add(&acc, &cf[k], slot & 1);
+            }
+        } else {
+            for (int e = st[i]; e < st[i + 1]; e++) {
+                const int k = adj[e] >> 1;
+                if (fon[k]) cforce_add(&acc, &cf[k], adj[e] & 1);
+            }
         }
         ft[i].f = acc.f;
         ft[i].t = acc.t;
@@ -300,6 +319,7 @@ int grit_contact_loop(grit_scene *s)
      * the newer contacts and the promotions follow, in contact order; by
      * id, every contact at once after the promotions */
     if (!by_id) {
+        C->n_extra = 0;
         gather_forces(s, nt);
         scatter_range(s, n_blk, n_old);
     }
@@ -314,7 +334,8 @@ int grit_contact_loop(grit_scene *s)
         t = t1;
     }
     if (by_id) {
-        if (grit_adjacency_update(s)) return grit_fail(s, GRIT_ENOMEM, "out of memory for the particles' contact lists");
+        if (grit_adjacency_update(s) || grit_adjacency_extras(s))
+            return grit_fail(s, GRIT_ENOMEM, "out of memory for the particles' contact lists");
         gather_forces(s, nt);
         share_time(s, ch, n_ch, n_old, grit_cpu_now() - t);
     }

@@ -209,6 +209,8 @@ void grit_contacts_free(grit_contacts *c)
     free(c->fon);
     free(c->adj);
     free(c->adj_start);
+    free(c->extra);
+    free(c->extra_first);
     memset(c, 0, sizeof *c);
 }
 

@@ -164,6 +164,11 @@ typedef struct grit_cforce {
     grit_vec3 f, ta, tb;
 } grit_cforce;
 
+typedef struct grit_adj_extra {
+    uint64_t key;
+    int32_t e, p; /* slot 2 k + side, particle */
+} grit_adj_extra;
+
 typedef struct grit_contacts {
     int n, cap;
     grit_pair *pair;
@@ -195,6 +200,11 @@ typedef struct grit_contacts {
      * with sum_order=id all contacts, by partner id (contact/adjacency.c) */
     int32_t *adj, *adj_start;
     int adj_cap, adj_start_cap, adj_n, adj_np, adj_order;
+    /* id_order: the contacts created since the lists were made, per
+     * particle by key, merged into the lists' sums (contact/adjacency.c) */
+    struct grit_adj_extra *extra;
+    int32_t *extra_first;
+    int extra_cap, extra_first_cap, n_extra;
     bool adj_ok;
 } grit_contacts;
 
