@@ -101,15 +101,15 @@ static void sums(grit_scene *s, job_mpi_sums *out)
 {
     grit_mpi_stats st;
     grit_mpi_get_stats(s, &st);
-    long in[3] = {st.redistributions, st.migrated, st.contacts_migrated}, sum[3] = {0, 0, 0};
-    double b = st.bytes_sent, bsum = 0;
-    MPI_Reduce(in, sum, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&b, &bsum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    long in[4] = {st.redistributions, st.migrated, st.contacts_migrated, st.ghosts}, sum[4] = {0, 0, 0, 0};
+    double b[2] = {st.bytes_sent, st.bytes_sent_per_step}, bsum[2] = {0, 0};
+    MPI_Reduce(in, sum, 4, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(b, bsum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (out) {
         int size = 1;
         MPI_Comm_size(MPI_COMM_WORLD, &size);
         /* every rank counts each re-partition: one count */
-        *out = (job_mpi_sums){size, st.redistributions, sum[1], sum[2], bsum};
+        *out = (job_mpi_sums){size, st.redistributions, sum[1], sum[2], sum[3], bsum[0], bsum[1]};
     }
 }
 

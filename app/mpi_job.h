@@ -28,7 +28,9 @@ void job_whole(grit_scene *s);
 typedef struct job_mpi_sums {
     int ranks;
     long redistributions, migrated, contacts_migrated;
-    double bytes_sent;
+    long ghosts;       /* copies held by all ranks at the last re-partition */
+    double bytes_sent; /* in all */
+    double bytes_step; /* by all ranks in the ghosts' update of the last step */
 } job_mpi_sums;
 void job_mpi_sums_get(grit_scene *s, job_mpi_sums *out);
 /* Rank 0: the run is over; the other ranks return from job_follow. */

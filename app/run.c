@@ -382,8 +382,10 @@ static void summary(const job *j, const grit_scene *s, double wall, const output
     job_mpi_sums_get((grit_scene *)s, &ms);
     if (ms.ranks > 1)
         printf("  mpi           %d ranks (times above: rank 0's), %ld re-partitions; %ld particles and %ld contacts "
-               "with their state changed rank; %.3g MB sent\n",
-               ms.ranks, ms.redistributions, ms.migrated, ms.contacts_migrated, ms.bytes_sent / 1e6);
+               "with their state changed rank; %.3g MB sent in all, %.3g kB per step by the ranks together "
+               "(%ld ghosts)\n",
+               ms.ranks, ms.redistributions, ms.migrated, ms.contacts_migrated, ms.bytes_sent / 1e6,
+               ms.bytes_step / 1e3, ms.ghosts);
     grit_functor_time ft[32];
     const int nft = grit_functor_times(s, ft, 32);
     for (int k = 0; k < nft && k < 32; k++)

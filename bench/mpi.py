@@ -6,6 +6,7 @@ the script compares final.csv and says so.
 
     bench/mpi.py [--grit build/grit] [--scene box-100000] [--steps 2000] [--ranks 2] [--reps 1]
         [--liggghts liggghts] [--csv bench/results/MACHINE-mpi.csv --machine NAME]
+    bench/mpi.py --weak 1,2,4,8 [--per-rank 10000] [--steps 500] ...   (weak scaling: bytes per step and rank)
 
 Reads ../shared/bench/scenes/<scene>-settled.csv and <scene>.json (the box side), and LIGGGHTS' input from
 ../shared/bench/liggghts/ (its `processors 1 1 1` made `processors * * 1` for K ranks). Particle-steps per
@@ -60,6 +61,31 @@ def run_liggghts(exe, csvfile, meta, side, steps, k, work):
     return float(re.search(r"Loop time of ([\d.eE+-]+) on \d+ procs", txt).group(1))
 
 
+def weak(a):
+    """Weak scaling: a generated loose cloud of per_rank spheres per rank falling into its box, on 1, 2, 4, ...
+    ranks (oversubscribed on a small machine: the point is the bytes each rank sends per step, not the time)."""
+    print("%6s %9s %8s %10s %14s %16s" % ("ranks", "spheres", "ghosts", "wall_s", "kB/step/rank", "MB in all/rank"))
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for k in [int(x) for x in a.weak.split(",")]:
+            n = a.per_rank * k
+            cmd = mpirun(k) + [a.grit, "run", "box", "n=%d" % n, "steps=%d" % a.steps, "vtk_every=-1", "save_every=-1",
+                               "checkpoint=0", "track_energy=false", "progress=0", "threads=1",
+                               "out=" + os.path.join(work, "w%d" % k)]
+            if k == 1:
+                cmd += ["id_order=true"]
+            txt = subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True).stdout
+            wall = float(re.search(r"wall time +([\d.eE+-]+) s", txt).group(1))
+            m = re.search(r"([\d.eE+-]+) MB sent in all, ([\d.eE+-]+) kB per step by the ranks together \((\d+) ghosts\)",
+                          txt)
+            mb, kb, ghosts = (float(m.group(1)), float(m.group(2)), int(m.group(3))) if m else (0.0, 0.0, 0)
+            print("%6d %9d %8d %10.2f %14.3g %16.3g" % (k, n, ghosts, wall, kb / k, mb / k), flush=True)
+            rows.append([a.machine, datetime.date.today().isoformat(), commit(), "cloud-%d-per-rank" % a.per_rank,
+                         a.steps, "grit", k, 0, "%.3f" % wall, "%.4g" % (n * a.steps / wall), "%.3g" % mb,
+                         "%.2f" % os.getloadavg()[0]])
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--grit", default=os.path.join(HERE, "..", "build", "grit"))
@@ -68,9 +94,17 @@ def main():
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--ranks", type=int, default=2)
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--weak", help="weak scaling instead: rank counts, e.g. 1,2,4,8")
+    ap.add_argument("--per-rank", type=int, default=10000)
     ap.add_argument("--csv")
     ap.add_argument("--machine", default="unknown")
     a = ap.parse_args()
+    if a.weak:
+        rows = weak(a)
+        if a.csv:
+            with open(a.csv, "a", newline="") as f:
+                csv.writer(f).writerows(rows)
+        return
     csvfile = os.path.join(SHARED, "scenes", a.scene + "-settled.csv")
     meta = os.path.join(SHARED, "scenes", a.scene + ".json")
     side = json.load(open(meta))["box_Lx_m"]

@@ -43,7 +43,7 @@ GRIT_API int grit_mpi_size(void);
 /* What the ranks exchanged and how they split the work (all 0 on a scene
  * never distributed). */
 typedef struct grit_mpi_stats {
-    long owned, ghosts;         /* this rank's particles and copies now */
+    long owned, ghosts;         /* this rank's particles and copies after the last re-partition (not a gather) */
     long redistributions;       /* re-partitions (one per broad-phase rebuild) */
     long migrated;              /* particles this rank handed to another, in all */
     long contacts_migrated;     /* contacts (with their state) it sent to another */

@@ -210,8 +210,10 @@ static int ghost_lists(grit_scene *s, double halo)
         if (sl->cnt[r] > 1) qsort(sl->ids + sl->off[r], (size_t)sl->cnt[r], sizeof(int32_t), cmp_id);
         if (rl->cnt[r] > 1) qsort(rl->ids + rl->off[r], (size_t)rl->cnt[r], sizeof(int32_t), cmp_id);
     }
-    m->st.owned = owned;
-    m->st.ghosts = nr;
+    if (!m->gather) { /* (a gather's are not the run's) */
+        m->st.owned = owned;
+        m->st.ghosts = nr;
+    }
     free(dest);
     return 0;
 }
