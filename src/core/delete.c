@@ -65,25 +65,8 @@ static void compact_clumps(grit_scene *s)
 
 static void compact_bodies(grit_bodies *b, const int32_t *newidx)
 {
-#define MOVE(arr) b->arr[j] = b->arr[i]
-    for (int i = 0; i < b->n; i++) {
-        const int j = newidx[i];
-        if (j < 0 || j == i) continue;
-        MOVE(pr);
-        MOVE(vw);
-        MOVE(ft);
-        MOVE(mi);
-        MOVE(ori);
-        MOVE(angmom);
-        MOVE(flags);
-        MOVE(shape);
-        MOVE(sidx);
-        MOVE(mat);
-        MOVE(mask);
-        MOVE(id);
-        MOVE(refpos);
-    }
-#undef MOVE
+    for (int i = 0; i < b->n; i++)
+        if (newidx[i] >= 0 && newidx[i] != i) grit_bodies_move(b, newidx[i], i);
 }
 
 /* Keep the pairs of `pair` (n of them, in blocks `start`) whose particles

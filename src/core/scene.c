@@ -151,6 +151,25 @@ int grit_bodies_reserve(grit_bodies *b, int cap)
     return 0;
 }
 
+void grit_bodies_move(grit_bodies *b, int to, int from)
+{
+#define MOVE(arr) b->arr[to] = b->arr[from]
+    MOVE(pr);
+    MOVE(vw);
+    MOVE(ft);
+    MOVE(mi);
+    MOVE(ori);
+    MOVE(angmom);
+    MOVE(flags);
+    MOVE(shape);
+    MOVE(sidx);
+    MOVE(mat);
+    MOVE(mask);
+    MOVE(id);
+    MOVE(refpos);
+#undef MOVE
+}
+
 void grit_bodies_free(grit_bodies *b)
 {
     grit_keep_free(b->pr);

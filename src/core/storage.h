@@ -9,6 +9,8 @@ int grit_grow(void **p, size_t elem, int cap);
 int grit_grow_aligned(void **p, size_t elem, int old, int cap);
 int grit_bodies_reserve(grit_bodies *b, int cap);
 void grit_bodies_free(grit_bodies *b);
+/* Row `from` of every particle array copied to row `to`. */
+void grit_bodies_move(grit_bodies *b, int to, int from);
 int grit_contacts_reserve(grit_contacts *c, int cap);
 void grit_contacts_free(grit_contacts *c);
 /* Change the ext doubles per contact (a law with more state came into use):

@@ -91,23 +91,6 @@ static void unpack_particle(grit_scene *s, int i, const prec *o)
     b->shape[i] = o->shape;
 }
 
-static void copy_row(grit_bodies *b, int to, int from)
-{
-    b->pr[to] = b->pr[from];
-    b->vw[to] = b->vw[from];
-    b->ft[to] = b->ft[from];
-    b->mi[to] = b->mi[from];
-    b->ori[to] = b->ori[from];
-    b->angmom[to] = b->angmom[from];
-    b->refpos[to] = b->refpos[from];
-    b->id[to] = b->id[from];
-    b->sidx[to] = b->sidx[from];
-    b->mask[to] = b->mask[from];
-    b->flags[to] = b->flags[from];
-    b->mat[to] = b->mat[from];
-    b->shape[to] = b->shape[from];
-}
-
 /* Contact k's sender: the rank that owns its moving end of lowest id. Is it
  * this rank? */
 static bool sends_contact(const grit_scene *s, const grit_pair *p)
@@ -355,7 +338,7 @@ int grit_mpi_redistribute(grit_scene *s)
     int w = 0;
     for (int i = 0; i < b->n; i++) {
         if (b->flags[i] & PF_SHARED) {
-            if (w != i) copy_row(b, w, i);
+            if (w != i) grit_bodies_move(b, w, i);
             s->id2idx[b->id[w]] = w;
             w++;
         } else {
