@@ -20,18 +20,15 @@
 
 #include "cg2/cg2.h"
 
-typedef struct keyed {
-    uint64_t key;
-    int32_t e;
-} keyed;
-
-static int cmp_keyed(const void *x, const void *y)
+/* Slots by particle, then key (both sorts below). */
+static int cmp_slot(const void *x, const void *y)
 {
-    const uint64_t a = ((const keyed *)x)->key, b = ((const keyed *)y)->key;
-    return (a > b) - (a < b);
+    const grit_adj_extra *a = x, *b = y;
+    if (a->p != b->p) return (a->p > b->p) - (a->p < b->p);
+    return (a->key > b->key) - (a->key < b->key);
 }
 
-/* Sort every particle's slots by slot_key: insertion sort for the short
+/* Sort every particle's slots by grit_adjacency_key: insertion sort for the short
  * lists of particles, qsort for the long ones of walls and facets. */
 static int sort_by_id(grit_scene *s)
 {
@@ -39,15 +36,15 @@ static int sort_by_id(grit_scene *s)
     const int np = s->b.n;
     const int32_t *st = C->adj_start;
     int32_t *adj = C->adj;
-    keyed small[32], *big = NULL;
+    grit_adj_extra small[32], *big = NULL;
     int big_cap = 0;
     for (int i = 0; i < np; i++) {
         const int m = st[i + 1] - st[i];
         if (m < 2) continue;
-        keyed *v = small;
+        grit_adj_extra *v = small;
         if (m > 32) {
             if (m > big_cap) {
-                keyed *q = realloc(big, (size_t)m * sizeof *q);
+                grit_adj_extra *q = realloc(big, (size_t)m * sizeof *q);
                 if (!q) {
                     free(big);
                     return -1;
@@ -57,12 +54,12 @@ static int sort_by_id(grit_scene *s)
             }
             v = big;
         }
-        for (int t = 0; t < m; t++) v[t] = (keyed){grit_adjacency_key(s, adj[st[i] + t]), adj[st[i] + t]};
+        for (int t = 0; t < m; t++) v[t] = (grit_adj_extra){grit_adjacency_key(s, adj[st[i] + t]), adj[st[i] + t], i};
         if (m > 32)
-            qsort(v, (size_t)m, sizeof *v, cmp_keyed);
+            qsort(v, (size_t)m, sizeof *v, cmp_slot);
         else
             for (int t = 1; t < m; t++) {
-                const keyed x = v[t];
+                const grit_adj_extra x = v[t];
                 int u = t;
                 for (; u > 0 && v[u - 1].key > x.key; u--) v[u] = v[u - 1];
                 v[u] = x;
@@ -129,13 +126,6 @@ int grit_adjacency_update(grit_scene *s)
     return build(s);
 }
 
-static int cmp_extra(const void *x, const void *y)
-{
-    const grit_adj_extra *a = x, *b = y;
-    if (a->p != b->p) return (a->p > b->p) - (a->p < b->p);
-    return (a->key > b->key) - (a->key < b->key);
-}
-
 int grit_adjacency_extras(grit_scene *s)
 {
     grit_contacts *C = &s->c;
@@ -161,7 +151,7 @@ int grit_adjacency_extras(grit_scene *s)
             const int32_t e = 2 * k + side;
             C->extra[w++] = (grit_adj_extra){grit_adjacency_key(s, e), e, side ? C->pair[k].b : C->pair[k].a};
         }
-    qsort(C->extra, (size_t)m, sizeof *C->extra, cmp_extra);
+    qsort(C->extra, (size_t)m, sizeof *C->extra, cmp_slot);
     memset(C->extra_first, 0xff, (size_t)np * sizeof *C->extra_first); /* -1 */
     for (int x = m - 1; x >= 0; x--) C->extra_first[C->extra[x].p] = x;
     C->n_extra = m;

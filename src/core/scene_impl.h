@@ -164,6 +164,8 @@ typedef struct grit_cforce {
     grit_vec3 f, ta, tb;
 } grit_cforce;
 
+/* id_order: a slot of a particle's contact list with its sort key
+ * (contact/adjacency.c) */
 typedef struct grit_adj_extra {
     uint64_t key;
     int32_t e, p; /* slot 2 k + side, particle */
@@ -197,7 +199,7 @@ typedef struct grit_contacts {
     /* the contacts [0, adj_n) of each particle i, adj[adj_start[i]] ..
      * adj[adj_start[i + 1] - 1], as 2 k + (1 if i is B), k ascending; made
      * again when adj_ok is false (a rebuild, a re-sort, a loaded scene);
-     * with sum_order=id all contacts, by partner id (contact/adjacency.c) */
+     * with id_order all contacts, by partner id (contact/adjacency.c) */
     int32_t *adj, *adj_start;
     int adj_cap, adj_start_cap, adj_n, adj_np, adj_order;
     /* id_order: the contacts created since the lists were made, per
