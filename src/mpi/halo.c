@@ -30,18 +30,22 @@ int grit_mpi_reserve(void **p, size_t *cap, size_t bytes)
     return 0;
 }
 
-int grit_mpi_agree_now(grit_scene *s, int rc)
+/* The agreement on comm, for a scene that may not be spread yet. */
+static int agree_on(MPI_Comm comm, grit_scene *s, int rc)
 {
-    struct grit_mpi *m = s->mpi;
-    int in[2] = {rc, m->rank}, out[2];
-    MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, m->comm);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    int in[2] = {rc, rank}, out[2];
+    MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, comm);
     if (out[0] == 0) return GRIT_OK;
     char msg[sizeof s->err];
-    if (m->rank == out[1]) memcpy(msg, s->err, sizeof msg);
-    MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, out[1], m->comm);
+    if (rank == out[1]) memcpy(msg, s->err, sizeof msg);
+    MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, out[1], comm);
     msg[sizeof msg - 1] = 0;
     return grit_fail(s, out[0], "MPI rank %d: %s", out[1], msg);
 }
+
+int grit_mpi_agree_now(grit_scene *s, int rc) { return agree_on(s->mpi->comm, s, rc); }
 
 static int agree_hook(grit_scene *s, int rc)
 {
@@ -229,12 +233,7 @@ int grit_mpi_distribute(grit_scene *s)
         rc = grit_mpi_redistribute(s);
     }
     /* (every rank got here: the checks above are the same on all) */
-    int in[2] = {rc, 0}, out[2];
-    MPI_Comm_rank(MPI_COMM_WORLD, &in[1]);
-    MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
-    if (out[0] != GRIT_OK && rc == GRIT_OK)
-        rc = grit_fail(s, out[0], "MPI: rank %d could not take its part of the scene", out[1]);
-    return rc;
+    return agree_on(MPI_COMM_WORLD, s, rc);
 }
 
 int grit_mpi_gather(grit_scene *s)
