@@ -14,6 +14,8 @@ need_packages openmpi-bin libopenmpi-dev
 need_packages pkg-config python3-venv python3-setuptools python3-wheel
 # optional: lets tools/check_vtk.py (run by the cli tests) read the output with VTK itself
 want_packages python3-vtk9
+# optional: python/tests/test_stubs.py checks with mypy that type checkers see the generated attributes
+want_packages python3-mypy
 
 echo "== Release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGRIT_WERROR=ON >/dev/null

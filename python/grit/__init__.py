@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, List
 
 if TYPE_CHECKING:  # what the lazy imports below give, spelled out for type checkers and IDEs
     from ._lib import Lib
+    from ._tables import *  # noqa: F401,F403 (the material classes made from the engine's list: FrictMat, ...)
     from .cell import Cell, CellController, CellControllerState
     from .errors import (FormatError, GritError, GritIOError, GritMemoryError, LibraryNotFoundError, NumericError,
                          ParameterError, StaleViewError, StateError)

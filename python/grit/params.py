@@ -14,7 +14,7 @@ import ctypes
 import difflib
 import math
 import numbers
-from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Mapping, Optional, Tuple
 
 from . import _lib
 from .errors import ParameterError
@@ -229,10 +229,11 @@ class ParamObject:
             raise StateError(f"{type(self).__name__}.{p.name}: {self._frozen_reason}")
         self._params.write(p, self._def, value)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if not name.startswith("_") and not hasattr(type(self), name):
-            raise self._params.unknown(name, type(self).__name__)
-        object.__setattr__(self, name, value)
+    if not TYPE_CHECKING:  # hidden from type checkers, which then flag an unknown name as this does
+        def __setattr__(self, name: str, value: Any) -> None:
+            if not name.startswith("_") and not hasattr(type(self), name):
+                raise self._params.unknown(name, type(self).__name__)
+            object.__setattr__(self, name, value)
 
     def as_dict(self) -> Dict[str, Value]:
         """Every parameter's current value: {name: value}."""

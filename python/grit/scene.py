@@ -9,7 +9,8 @@ import ctypes
 import numbers
 import os
 import time
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union,
+                    overload)
 
 import numpy as np
 
@@ -23,6 +24,14 @@ from .errors import FormatError, GritIOError, ParameterError, StateError
 from .params import Group, ParamObject, as_vec3
 from .shapes import Clump, Shape, Sphere, as_quat, bits_to_dofs, dofs_to_bits, shape_names
 from .views import make_view
+
+if TYPE_CHECKING:  # what is made below from the C tables, declared for type checkers (python -m grit.stubgen)
+    from ._tables import *  # noqa: F401,F403 (the material classes: FrictMat, ...)
+    from ._tables import ContactArrays as _ContactArrays
+    from ._tables import ParticleArrays as _ParticleArrays
+    from ._tables import SceneParameters as _SceneParameters
+else:
+    _ContactArrays = _ParticleArrays = _SceneParameters = object
 
 Vec = Sequence[float]  # three numbers: a tuple, a list or a NumPy array
 MaterialRef = Union["Material", int]  # a material object or the index of one in the scene
@@ -68,7 +77,7 @@ def _material_classes() -> Dict[str, type]:
     return out
 
 
-MATERIAL_CLASSES = _material_classes()
+MATERIAL_CLASSES: Dict[str, type] = _material_classes()
 globals().update(MATERIAL_CLASSES)
 
 
@@ -88,7 +97,7 @@ class Runner:
 
 
 # ---------------------------------------------------------------- the scene
-class Scene:
+class Scene(_SceneParameters):
     """A DEM scene: parameters, materials, particles, contacts, energy.
 
     ``Scene(dt=1e-5, gravity=(0, 0, -9.81), track_energy=True)``; every
@@ -97,24 +106,29 @@ class Scene:
     parameter and its valid range. Parameters may be changed between runs.
     """
 
-    def __init__(self, **params: Any) -> None:
-        g = Group.get("scene")
-        buf = g.new_def()
-        own = {k: v for k, v in params.items() if k in g.params or k not in _LAW_PARAMS}
-        g.write_many(buf, own, "Scene")
-        laws = {}  # law group -> its definition, with the values given
-        for k, v in params.items():
-            if k in own:
-                continue
-            lg = _LAW_PARAMS[k].group
-            lbuf = laws.setdefault(lg, lg.new_def())
-            lg.write(_LAW_PARAMS[k], lbuf, v)
-        ptr = _LIB.grit_scene_create(buf)
-        if not ptr:
-            raise ParameterError(_LIB.grit_create_error().decode())
-        self._adopt(ptr)
-        for lg, lbuf in laws.items():
-            self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(lg.name.encode()), lbuf, lg.size))
+    particles: Particles  # set by _adopt (through object.__setattr__), declared for type checkers
+    contacts: Contacts
+    energy: Energy
+
+    if not TYPE_CHECKING:  # type checkers see SceneParameters.__init__: every parameter a typed keyword
+        def __init__(self, **params: Any) -> None:
+            g = Group.get("scene")
+            buf = g.new_def()
+            own = {k: v for k, v in params.items() if k in g.params or k not in _LAW_PARAMS}
+            g.write_many(buf, own, "Scene")
+            laws = {}  # law group -> its definition, with the values given
+            for k, v in params.items():
+                if k in own:
+                    continue
+                lg = _LAW_PARAMS[k].group
+                lbuf = laws.setdefault(lg, lg.new_def())
+                lg.write(_LAW_PARAMS[k], lbuf, v)
+            ptr = _LIB.grit_scene_create(buf)
+            if not ptr:
+                raise ParameterError(_LIB.grit_create_error().decode())
+            self._adopt(ptr)
+            for lg, lbuf in laws.items():
+                self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(lg.name.encode()), lbuf, lg.size))
 
     def _adopt(self, ptr: int) -> None:
         object.__setattr__(self, "_ptr", ptr)
@@ -211,10 +225,11 @@ class Scene:
         g.write(p, buf, value)
         self._check(_LIB.grit_set_law_def(self._ptr, _LIB.grit_law_find(g.name.encode()), buf, g.size))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if not name.startswith("_") and not hasattr(type(self), name):
-            raise self._params.unknown(name, "Scene")
-        object.__setattr__(self, name, value)
+    if not TYPE_CHECKING:  # hidden from type checkers, which then flag an unknown name as this does
+        def __setattr__(self, name: str, value: Any) -> None:
+            if not name.startswith("_") and not hasattr(type(self), name):
+                raise self._params.unknown(name, "Scene")
+            object.__setattr__(self, name, value)
 
     def params(self) -> Dict[str, Any]:
         """All scene parameters and the laws' parameters as a dict."""
@@ -657,7 +672,7 @@ class _Views:
         return list(self._arrays)
 
 
-class Particles(_Views):
+class Particles(_Views, _ParticleArrays):
     """The particles of a scene.
 
     ``scene.particles[id]`` is one particle (a :class:`Particle`, Woo's
@@ -738,7 +753,7 @@ class Particles(_Views):
             self[int(pid)].impose_vel(vi, dofs)
 
 
-class Contacts(_Views):
+class Contacts(_Views, _ContactArrays):
     """The contacts of a scene.
 
     ``len(contacts)`` counts real contacts. The array attributes view all

@@ -25,6 +25,7 @@ rm -rf src # nothing may come from the copy of the tree now
 run show "$V/bin/pip" show grit && grep -q "^License: MIT" show.log || fail "pip show grit: no MIT licence"
 site=$("$V/bin/python" -c 'import grit, os; print(os.path.dirname(grit.__file__))')
 case "$site" in "$V"/*) ;; *) fail "import grit found $site, not the venv's copy" ;; esac
+[ -f "$site/py.typed" ] && [ -f "$site/_tables.pyi" ] || fail "the package lacks py.typed or _tables.pyi"
 run lib "$V/bin/python" -c 'import grit; print(grit.library().path)'
 grep -q "^$site/_native/lib/libgrit.so" lib.log || fail "the package loads $(cat lib.log)"
 run scene "$V/bin/python" -c '
