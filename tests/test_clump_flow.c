@@ -4,8 +4,10 @@
  * each template by its mass fraction, turned uniformly at random; with an
  * outlet deleting them the remaining mass plus the deleted one is the
  * inserted one and the energy balance stays closed; a restart while clumps
- * pour in and leave continues bitwise; bad templates are refused naming the
- * field and the value. */
+ * pour in and leave continues bitwise; templates scaled by a size
+ * distribution and spinning at the inlet's angular velocity are their
+ * templates scaled and bring their rotational energy; bad templates and
+ * scales are refused naming the field and the value. */
 #include <string.h>
 
 #include "core/scene_impl.h"
@@ -214,6 +216,118 @@ static void restart_bitwise(void)
     grit_scene_destroy(b);
 }
 
+/* ---- scaled, spinning clumps ---------------------------------------------------------------- */
+/* The rotational energy 1/2 w.I w of particle i, with the inertia tensor
+ * R diag(I) R^T built in global axes: another road than the inlet's (which
+ * turns w into the body's axes). */
+static double rot_energy(const grit_scene *s, int i, grit_vec3 w)
+{
+    const grit_vec3 I = s->b.mi[i].inertia;
+    grit_vec3 Iw = v3_zero();
+    for (int k = 0; k < 3; k++) {
+        const grit_vec3 e = q_rotate(s->b.ori[i], v3(k == 0, k == 1, k == 2));
+        const double Ik = k == 0 ? I.x : k == 1 ? I.y : I.z;
+        Iw = v3_madd(Iw, Ik * v3_dot(e, w), e);
+    }
+    return 0.5 * v3_dot(w, Iw);
+}
+
+static const double SCALES[2] = {0.8, 1.25};
+
+static grit_inlet_def scaled_inlet(int m)
+{
+    grit_inlet_def d = clump_inlet(m);
+    d.n_sizes = 2;
+    d.sizes[0] = SCALES[0], d.sizes[1] = SCALES[1];
+    d.mass_frac[0] = 0.3, d.mass_frac[1] = 0.7;
+    d.angvel = v3(100, -60, 1500);
+    d.hi.z = 0.04;
+    return d;
+}
+
+/* Each clump is its template times one of the scales (every member's radius
+ * exactly, the members' distances to 1e-12), the scales take their shares
+ * of the mass, every clump lies inside and clear of everything, turns at
+ * the inlet's angular velocity and brings 1/2 m v^2 + 1/2 w.I w; a restart
+ * while they pour continues bitwise and keeps the angular velocity. */
+static void scaled_spinning(void)
+{
+    int m;
+    grit_scene *s = fx_gravity_scene(6e-6, RHO, 1e7, 0.4, &m); /* the scale-0.8 members' critical step: 8.9e-6 s */
+    fx_wall(s, m, 2, 0.0, 1);
+    const grit_inlet_def d = scaled_inlet(m);
+    CHECK(grit_add_inlet(s, &d) == 0);
+    /* the templates' masses at scale 1 */
+    double m1[2];
+    for (int k = 0; k < 2; k++) {
+        grit_clump_def cd = grit_default_clump_def();
+        cd.n = d.clumps[k].n, cd.centers = d.clumps[k].centers, cd.radii = d.clumps[k].radii, cd.material = m;
+        grit_clump_props p;
+        CHECK(grit_get_clump_properties(s, &cd, &p) == GRIT_OK);
+        m1[k] = p.mass;
+    }
+    int bad = 0, clumps = 0, odd = 0, spin = 0;
+    double big_mass = 0, e_book = 0, worst_mass = 0, worst_dist = 0, worst_e = 0;
+    for (int k = 0; k < 3000; k++) {
+        const int first = grit_particle_id_end(s);
+        CHECK(grit_inlets_run(s) == GRIT_OK);
+        bad += check_new(s, first, &d, &clumps);
+        for (int id = first; id < grit_particle_id_end(s); id++) {
+            const int i = grit_idx(s, id);
+            if (i < 0 || s->b.shape[i] != GRIT_SHAPE_CLUMP) continue;
+            const grit_clump_data *c = &s->clumps[s->b.sidx[i]];
+            const grit_inlet_clump *t = &d.clumps[c->n - 2];
+            const int sc = s->b.pr[grit_idx(s, id + 1)].r == t->radii[0] * SCALES[1];
+            for (int j = 0; j < c->n; j++) {
+                odd += s->b.pr[grit_idx(s, id + 1 + j)].r != t->radii[j] * SCALES[sc];
+                const grit_vec3 a = s->b.pr[grit_idx(s, id + 1 + j)].pos, b = s->b.pr[grit_idx(s, id + 1)].pos;
+                const double want = SCALES[sc] * v3_norm(v3_sub(t->centers[j], t->centers[0]));
+                worst_dist = fmax(worst_dist, fabs(v3_norm(v3_sub(a, b)) - want) / (SCALES[sc] * R));
+            }
+            const double mass = s->b.mi[i].m;
+            worst_mass = fmax(worst_mass, fabs(mass / (m1[c->n - 2] * pow(SCALES[sc], 3)) - 1));
+            if (sc) big_mass += mass;
+            grit_vec3 w;
+            CHECK(grit_get_angvel(s, id, &w) == GRIT_OK);
+            spin += w.x != d.angvel.x || w.y != d.angvel.y || w.z != d.angvel.z;
+            e_book += 0.5 * mass * v3_norm2(d.vel) + rot_energy(s, i, d.angvel);
+        }
+        if (grit_step(s, 1) != GRIT_OK) {
+            fprintf(stderr, "step %d: %s\n", k, grit_last_error(s));
+            CHECK(0);
+            break;
+        }
+        worst_e = fmax(worst_e, fabs(grit_energy_rel_error(s)));
+    }
+    grit_inlet_info info;
+    grit_inlet_get(s, 0, NULL, &info);
+    printf("  %ld scaled clumps: scale 1.25 holds %.3f of the mass (0.7), members off their scaled template %d, "
+           "distances off by at most %.1e R, masses by %.1e; %d turn at another rate; brought %.6e J (expected "
+           "%.6e J); %d members outside or overlapping; energy balance error at most %.2e\n",
+           info.count, big_mass / info.mass, odd, worst_dist, worst_mass, spin, info.energy, e_book, bad, worst_e);
+    CHECK(info.count > 90 && clumps == info.count && bad == 0 && odd == 0 && spin == 0);
+    CHECK(worst_dist < 1e-12 && worst_mass < 1e-3);
+    CHECK(fabs(big_mass / info.mass - 0.7) < 0.08);
+    CHECK_REL(info.energy, e_book, 1e-12);
+    CHECK(-grit_energy(s, GRIT_E_INLET) == info.energy && worst_e < 5e-3);
+    /* rotation is most of what they bring: the spin is booked, not only the velocity */
+    CHECK(info.energy > 1.5 * 0.5 * info.mass * v3_norm2(d.vel));
+    /* continued after a restart: the same clumps at the same rate and spin */
+    grit_scene *b = fx_restart_twin(s, "test_clump_flow_scaled.grit", 1500);
+    grit_inlet_def back;
+    grit_inlet_info ia, ib;
+    CHECK(grit_inlet_get(b, 0, &back, &ib) == GRIT_OK && grit_inlet_get(s, 0, NULL, &ia) == GRIT_OK);
+    CHECK(back.angvel.x == d.angvel.x && back.angvel.y == d.angvel.y && back.angvel.z == d.angvel.z &&
+          back.n_sizes == 2 && back.sizes[1] == SCALES[1]);
+    int diff = fx_state_diff(s, b, "scaled clumps continued from the restart file");
+    diff += ia.mass != ib.mass || ia.count != ib.count || ia.failed != ib.failed || ia.energy != ib.energy;
+    diff += fx_energy_diff(s, b);
+    printf("  continued 1500 steps after a restart: %s (%ld clumps)\n", diff ? "DIFFERENT" : "identical", ia.count);
+    CHECK(diff == 0 && ia.count > info.count);
+    grit_scene_destroy(b);
+    grit_scene_destroy(s);
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 static void errors(void)
 {
@@ -257,6 +371,23 @@ static void errors(void)
     bad = d;
     bad.clumps[0].centers = NULL;
     CHECK(grit_add_inlet(s, &bad) == GRIT_EINVAL && strstr(grit_last_error(s), "centers and radii"));
+    /* scales: positive and finite; the largest must fit the region */
+    bad = scaled_inlet(m);
+    bad.sizes[1] = -2;
+    CHECK(grit_add_inlet(s, &bad) == GRIT_EINVAL && strstr(grit_last_error(s), "size 1: scale -2 must be positive"));
+    printf("  %s\n", grit_last_error(s));
+    bad = scaled_inlet(m);
+    bad.n_sizes = 0, bad.r_min = 1, bad.r_max = NAN;
+    CHECK(grit_add_inlet(s, &bad) == GRIT_EINVAL && strstr(grit_last_error(s), "scales [r_min, r_max] = [1, nan]"));
+    bad = scaled_inlet(m);
+    bad.hi = v3(0.02, 0.02, 0.0232 * 1.25); /* fits the triangle at scale 1, not at 1.25 */
+    bad.lo.z = 0.02 * 1.25;
+    CHECK(grit_add_inlet(s, &bad) == GRIT_EINVAL && strstr(grit_last_error(s), "at its largest scale"));
+    printf("  %s\n", grit_last_error(s));
+    bad = scaled_inlet(m);
+    bad.angvel = v3(0, INFINITY, 0);
+    CHECK(grit_add_inlet(s, &bad) == GRIT_EINVAL && strstr(grit_last_error(s), "angvel = (0, inf, 0) must be finite"));
+    printf("  %s\n", grit_last_error(s));
     CHECK(grit_inlet_count(s) == 0);
     /* the size fields are unused with templates; the def read back points to the inlet's copies */
     CHECK(grit_add_inlet(s, &d) == 0);
@@ -273,6 +404,7 @@ int main(void)
     RUN(inlet_inserts_clumps);
     RUN(mass_energy_in_out);
     RUN(restart_bitwise);
+    RUN(scaled_spinning);
     RUN(errors);
     TEST_MAIN_END();
 }

@@ -959,11 +959,13 @@ static void older_versions_load(void)
 }
 
 /* Version 9 added the inlets' clump templates to INLT, version 10 their
- * shape templates: a version-8 file (a current one without the template
- * counts after each inlet's max_attempts and the drawn template at its end)
- * and a version-9 file (without the shape template count) load, their inlet
- * inserts spheres, and they continue as the current file does; template
- * counts out of range in a current file are refused. */
+ * shape templates, version 12 the angular velocity at the end: a version-8
+ * file (a current one without the template counts after each inlet's
+ * max_attempts, the drawn template and the angular velocity at its end), a
+ * version-9 file (without the shape template count and the angular
+ * velocity) and a version-10 file (without the angular velocity) load,
+ * their inlet inserts spheres, and they continue as the current file does;
+ * template counts out of range in a current file are refused. */
 static void inlet_v8_loads(void)
 {
     grit_scene_def d = grit_default_scene_def();
@@ -993,15 +995,19 @@ static void inlet_v8_loads(void)
     int32_t nc = -1, ns = -1, drawn = -1;
     memcpy(&nc, buf + at_count, 4);
     memcpy(&ns, buf + at_count + 4, 4);
-    memcpy(&drawn, buf + inlt + (long)len - 4, 4);
+    const long at_w = inlt + (long)len - 24; /* the angular velocity, 3 f64 */
+    memcpy(&drawn, buf + at_w - 4, 4);
     CHECK(inlt > 0 && nc == 0 && ns == 0 && drawn == 0);
-    for (int v = 8; v <= 9; v++) {
+    for (int v = 8; v <= 10; v++) {
         long m2;
-        if (v == 8) { /* both counts and the drawn template out */
-            const long m1 = cut(buf, n, "INLT", inlt + (long)len - 4, 4, b1);
+        if (v == 8) { /* both counts, the drawn template and the angular velocity out */
+            const long m1 = cut(buf, n, "INLT", at_w - 4, 28, b1);
             m2 = cut(b1, m1, "INLT", at_count, 8, b2);
-        } else { /* the shape template count out */
-            m2 = cut(buf, n, "INLT", at_count + 4, 4, b2);
+        } else if (v == 9) { /* the shape template count and the angular velocity out */
+            const long m1 = cut(buf, n, "INLT", at_w, 24, b1);
+            m2 = cut(b1, m1, "INLT", at_count + 4, 4, b2);
+        } else { /* the angular velocity out */
+            m2 = cut(buf, n, "INLT", at_w, 24, b2);
         }
         set_version(b2, m2, (uint32_t)v);
         spit(BAD, b2, m2);
@@ -1022,7 +1028,8 @@ static void inlet_v8_loads(void)
         }
         grit_scene_destroy(s7);
         grit_scene_destroy(s8);
-        set_version(b2, m2, (uint32_t)v + 1); /* the same bytes as the next version: the records no longer line up */
+        /* the same bytes as the next version that changed INLT: the records no longer line up */
+        set_version(b2, m2, (uint32_t)(v == 10 ? 12 : v + 1));
         spit(BAD, b2, m2);
         expect_fail("section INLT");
     }

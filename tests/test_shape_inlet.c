@@ -3,7 +3,7 @@
  * scaled by a factor of the size distribution, turned uniformly at random,
  * inside its region and overlapping nothing, at its mass rate, each template
  * and each scale by its mass fraction; the energy brought in closes the
- * balance; a restart while they pour in continues bitwise; bad templates
+ * balance, spin (the inlet's angular velocity) included; a restart while they pour in continues bitwise; bad templates
  * are refused naming the field and the value. */
 #include <string.h>
 
@@ -241,7 +241,7 @@ static void ellipsoids_fill_box(void)
 }
 
 /* ---- mass and energy: capsules and ellipsoids pour into a 4 cm box ------------------------- */
-static grit_scene *pour(void)
+static grit_scene *pour(grit_vec3 angvel)
 {
     int m;
     grit_scene *s = scene(&m);
@@ -256,6 +256,7 @@ static grit_scene *pour(void)
     d.max_mass = 0.006;
     d.material = m;
     d.vel = v3(0.2, 0, -1.5);
+    d.angvel = angvel;
     d.seed = 23;
     d.n_shapes = 2;
     d.shapes[0] = CAPSULE, d.shapes[0].mass_frac = 0.4;
@@ -266,7 +267,7 @@ static grit_scene *pour(void)
 
 static void energy_book(void)
 {
-    grit_scene *s = pour();
+    grit_scene *s = pour(v3_zero());
     double worst;
     int most;
     fx_run_balance(s, 100, 100, &worst, &most);
@@ -290,16 +291,90 @@ static void energy_book(void)
     grit_scene_destroy(s);
 }
 
+/* ---- spinning --------------------------------------------------------------------------------- */
+static const grit_vec3 SPIN = {-150, 400, 900};
+
+/* 1/2 w.I w of particle i with the inertia tensor R diag(I) R^T in global
+ * axes (the inlet turns w into the body's axes instead) */
+static double rot_energy(const grit_scene *s, int i, grit_vec3 w)
+{
+    const grit_vec3 I = s->b.mi[i].inertia;
+    grit_vec3 Iw = v3_zero();
+    for (int k = 0; k < 3; k++) {
+        const grit_vec3 e = body_axis(s, i, k);
+        Iw = v3_madd(Iw, (k == 0 ? I.x : k == 1 ? I.y : I.z) * v3_dot(e, w), e);
+    }
+    return 0.5 * v3_dot(w, Iw);
+}
+
+/* Capsules, ellipsoids and (in a second scene) spheres poured with the
+ * inlet's angular velocity: each new body turns at exactly that rate, the
+ * inlet books 1/2 m v^2 + 1/2 w.I w of each, and the balance stays closed. */
+static void spinning(void)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        grit_scene *s;
+        if (kind == 0) s = pour(SPIN);
+        else { /* spheres of 0.8-1.2 mm in the same cylinder */
+            int m;
+            s = scene(&m);
+            fx_wall(s, m, 2, 0.0, 1);
+            grit_inlet_def d = grit_default_inlet_def();
+            d.region = GRIT_REGION_CYLINDER;
+            d.center = v3(0.02, 0.02, 0.02);
+            d.radius = 0.018;
+            d.height = 0.02;
+            d.mass_rate = 0.1;
+            d.max_mass = 0.004;
+            d.r_min = 0.8e-3, d.r_max = 1.2e-3;
+            d.material = m;
+            d.vel = v3(0.2, 0, -1.5);
+            d.angvel = SPIN;
+            CHECK(grit_add_inlet(s, &d) == 0);
+        }
+        grit_inlet_def d;
+        grit_inlet_get(s, 0, &d, NULL);
+        int other = 0;
+        double e_book = 0, e_rot = 0, worst = 0;
+        for (int k = 0; k < 6000; k++) {
+            const int first = grit_particle_id_end(s);
+            CHECK(grit_inlets_run(s) == GRIT_OK);
+            for (int id = first; id < grit_particle_id_end(s); id++) {
+                const int i = grit_idx(s, id);
+                grit_vec3 w;
+                CHECK(grit_get_angvel(s, id, &w) == GRIT_OK);
+                other += memcmp(&w, &SPIN, sizeof w) != 0;
+                const double er = rot_energy(s, i, SPIN);
+                e_rot += er;
+                e_book += 0.5 * s->b.mi[i].m * v3_norm2(d.vel) + er;
+            }
+            CHECK(grit_step(s, 1) == GRIT_OK);
+            if (k % 100 == 99) worst = fmax(worst, fabs(grit_energy_rel_error(s)));
+        }
+        grit_inlet_info info;
+        grit_inlet_get(s, 0, NULL, &info);
+        printf("  %s: %ld bodies, %d turning at another rate; brought %.6e J (expected %.6e J, rotation %.3e J); "
+               "worst balance error %.2e\n", kind ? "spheres" : "capsules and ellipsoids", info.count, other,
+               info.energy, e_book, e_rot, worst);
+        CHECK(info.count > 30 && other == 0);
+        CHECK_REL(info.energy, e_book, 1e-12);
+        CHECK(-grit_energy(s, GRIT_E_INLET) == info.energy);
+        CHECK(e_rot > 0.05 * info.energy && worst < 5e-3);
+        grit_scene_destroy(s);
+    }
+}
+
 /* ---- restart while they pour in ----------------------------------------------------------- */
 static void restart_bitwise(void)
 {
-    grit_scene *a = pour();
+    grit_scene *a = pour(SPIN);
     CHECK(grit_step(a, 2003) == GRIT_OK);
     grit_scene *b = fx_reload(a, "test_shape_inlet.grit");
     grit_inlet_def da, db;
     grit_inlet_get(a, 0, &da, NULL);
     grit_inlet_get(b, 0, &db, NULL);
     CHECK(db.n_shapes == 2 && memcmp(da.shapes, db.shapes, sizeof da.shapes) == 0 && db.r_min == 1 && db.r_max == 1);
+    CHECK(memcmp(&da.angvel, &db.angvel, sizeof da.angvel) == 0 && db.angvel.z == SPIN.z);
     CHECK(grit_step(a, 3000) == GRIT_OK && grit_step(b, 3000) == GRIT_OK);
     grit_inlet_info ia, ib;
     grit_inlet_get(a, 0, NULL, &ia);
@@ -386,6 +461,7 @@ int main(void)
     RUN(capsules_fill_box);
     RUN(ellipsoids_fill_box);
     RUN(energy_book);
+    RUN(spinning);
     RUN(restart_bitwise);
     RUN(errors);
     TEST_MAIN_END();

@@ -11,12 +11,13 @@
  * restart files: a continued run inserts the same particles.
  *
  * With clump templates (n_clumps > 0) it inserts clumps (grit/clump.h)
- * instead of spheres: each a template drawn by its mass fraction, turned
- * by a uniformly random rotation from the inlet's stream, its centre of
- * mass at a random place such that every member sphere lies inside the
+ * instead of spheres: each a template drawn by its mass fraction, scaled by
+ * a factor from the size fields if they are given (read as dimensionless
+ * scales, as for shape templates; both NaN and n_sizes = 0: not scaled),
+ * turned by a uniformly random rotation from the inlet's stream, its centre
+ * of mass at a random place such that every member sphere lies inside the
  * region (the sphere about the centre of mass that holds every member, for
- * a box or a cylinder) and overlaps nothing. The size fields are then
- * unused.
+ * a box or a cylinder) and overlaps nothing.
  *
  * With shape templates (n_shapes > 0) it inserts single capsules and
  * ellipsoids: each a template drawn by its mass fraction, scaled by a
@@ -24,7 +25,10 @@
  * [r_min, r_max] by number, or sizes with mass fractions; both NaN and
  * n_sizes = 0: scale 1), turned by a uniformly random rotation, its centre
  * where the sphere that bounds it lies inside the region and overlaps
- * nothing. An inlet has clump templates or shape templates, not both. */
+ * nothing. An inlet has clump templates or shape templates, not both.
+ *
+ * Every particle it inserts gets the velocity vel and the angular velocity
+ * angvel (global axes); both kinetic energies are booked. */
 #ifndef GRIT_INLET_H
 #define GRIT_INLET_H
 
@@ -68,11 +72,12 @@ typedef struct grit_inlet_def {
     double max_mass;          /* stop after inserting this much (INFINITY: never) */
     double t_start;           /* the scene time it starts at (NAN: the time it is added) */
     int n_sizes;              /* 0: radii uniform in [r_min, r_max] by number */
-    double r_min, r_max;      /* m (with shape templates: scale factors) */
-    double sizes[GRIT_INLET_MAX_SIZES];     /* radii (m; with shape templates: scale factors) */
+    double r_min, r_max;      /* m (with shape or clump templates: scale factors) */
+    double sizes[GRIT_INLET_MAX_SIZES];     /* radii (m; with shape or clump templates: scale factors) */
     double mass_frac[GRIT_INLET_MAX_SIZES]; /* their shares of the mass (normalised) */
     int material;
     grit_vec3 vel;            /* initial velocity of the particles */
+    grit_vec3 angvel;         /* initial angular velocity of the particles (rad/s, global axes) */
     uint64_t seed;            /* of the inlet's random stream */
     int max_attempts;         /* places tried per particle and step before it waits for the next step */
     int n_tri;                        /* mesh: triangles (copied when the inlet is added) */

@@ -44,8 +44,10 @@ GRIT_BEGIN_DECLS
  * integral action, as it ran). 8: the automatic Verlet distance's
  * last rebuild (section VRLT). 9: the inlets' clump templates and the
  * template drawn for the clump still to place (in section INLT). 10: the
- * inlets' shape templates (capsules, ellipsoids; in section INLT). */
-enum { GRIT_RESTART_VERSION = 10 };
+ * inlets' shape templates (capsules, ellipsoids; in section INLT). 11: not
+ * used. 12: the inlets' angular velocity, and the scales of their clump
+ * templates (in section INLT; an older file's clump inlet is unscaled). */
+enum { GRIT_RESTART_VERSION = 12 };
 
 /* Save the scene to `path`. The file is written under a temporary name in
  * the same directory and renamed, so `path` is either the old file or the

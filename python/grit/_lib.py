@@ -48,7 +48,8 @@ class InletDef(ctypes.Structure):  # grit/inlet.h
     _fields_ = [("region", c_int), ("lo", Vec3), ("hi", Vec3), ("center", Vec3), ("radius", c_double),
                 ("height", c_double), ("mass_rate", c_double), ("max_mass", c_double), ("t_start", c_double),
                 ("n_sizes", c_int), ("r_min", c_double), ("r_max", c_double), ("sizes", c_double * 8),
-                ("mass_frac", c_double * 8), ("material", c_int), ("vel", Vec3), ("seed", ctypes.c_uint64),
+                ("mass_frac", c_double * 8), ("material", c_int), ("vel", Vec3), ("angvel", Vec3),
+                ("seed", ctypes.c_uint64),
                 ("max_attempts", c_int), ("n_tri", c_int), ("tri", c_void_p), ("n_clumps", c_int),
                 ("clumps", InletClump * 8), ("n_shapes", c_int), ("shapes", InletShape * 8)]
 

@@ -93,32 +93,42 @@ def set_sizes(d: _lib.InletDef, radii: Any, sizes: Any, what: str) -> None:
             d.sizes[k], d.mass_frac[k] = float(r), float(f)
 
 
+def set_scales(d: _lib.InletDef, scales: Any) -> None:
+    """The templates' scale distribution: None (scale 1), a number, a pair (uniform by number) or
+    [(scale, mass fraction), ...]."""
+    if scales is None:
+        return
+    ranged = isinstance(scales, numbers.Real) or (len(scales) == 2 and all(isinstance(x, numbers.Real)
+                                                                           for x in scales))
+    set_sizes(d, scales if ranged else None, None if ranged else scales, "scales")
+
+
 def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[float]],
              center: Optional[Sequence[float]], radius: Optional[float], height: Optional[float], mass_rate: float,
              radii: Union[float, Tuple[float, float], None], sizes: Optional[Sequence[Tuple[float, float]]],
              mat_index: int, vel: Sequence[float], max_mass: Optional[float], t_start: Optional[float], seed: int,
              max_attempts: int, mesh: Optional[MeshLike] = None, mesh_scale: float = 1.0,
              mesh_shift: Sequence[float] = (0.0, 0.0, 0.0), clumps: Optional[Sequence[Any]] = None,
-             shapes: Optional[Sequence[Any]] = None, scales: Any = None) -> _lib.InletDef:
+             shapes: Optional[Sequence[Any]] = None, scales: Any = None,
+             angvel: Sequence[float] = (0.0, 0.0, 0.0)) -> _lib.InletDef:
     """The C definition (grit_inlet_def) from the keyword arguments of Scene.add_inlet (with clump templates, it
     holds the arrays its pointers name in an attribute, so that they live as long as it)."""
     d = _lib.get().grit_default_inlet_def()
     set_region(d, region, lo, hi, center, radius, height, mesh, mesh_scale, mesh_shift, "add_inlet")
-    if scales is not None and shapes is None:
-        raise ParameterError("add_inlet: scales= goes with shapes=[...]")
+    if scales is not None and shapes is None and clumps is None:
+        raise ParameterError("add_inlet: scales= goes with shapes=[...] or clumps=[...]")
     if shapes is not None:
         if clumps is not None or radii is not None or sizes is not None:
             raise ParameterError("add_inlet: with shapes=[...] give scales= for their sizes, and neither clumps=, "
                                  "radii= nor sizes=")
         set_shapes(d, shapes)
-        if scales is not None:  # a number, a pair (uniform by number) or [(scale, mass fraction), ...]
-            ranged = isinstance(scales, numbers.Real) or (len(scales) == 2 and all(
-                isinstance(x, numbers.Real) for x in scales))
-            set_sizes(d, scales if ranged else None, None if ranged else scales, "scales")
+        set_scales(d, scales)
     elif clumps is not None:
         if radii is not None or sizes is not None:
-            raise ParameterError("add_inlet: give clumps=[...] or a size distribution (radii= or sizes=), not both")
+            raise ParameterError("add_inlet: give clumps=[...] or a size distribution (radii= or sizes=), not both; "
+                                 "scales= scales the templates")
         d._clump_arrays = set_clumps(d, clumps)
+        set_scales(d, scales)
     elif (radii is None) == (sizes is None):
         raise ParameterError("add_inlet: give either radii=(r_min, r_max) (uniform) or sizes=[(radius, mass "
                              "fraction), ...]")
@@ -126,6 +136,7 @@ def make_def(region: str, lo: Optional[Sequence[float]], hi: Optional[Sequence[f
     d.mass_rate = float(mass_rate)
     d.material = mat_index
     d.vel = _lib.Vec3(*as_vec3(vel, "add_inlet: vel"))
+    d.angvel = _lib.Vec3(*as_vec3(angvel, "add_inlet: angvel"))
     d.max_mass = math.inf if max_mass is None else float(max_mass)
     d.t_start = math.nan if t_start is None else float(t_start)
     d.seed = int(seed)

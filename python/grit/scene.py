@@ -519,16 +519,18 @@ class Scene(_SceneParameters):
                   max_mass: Optional[float] = None, t_start: Optional[float] = None, seed: int = 1,
                   max_attempts: int = 50, mesh: Optional[_regions.MeshLike] = None, mesh_scale: float = 1.0,
                   mesh_shift: Vec = (0.0, 0.0, 0.0), clumps: Optional[Sequence[Any]] = None,
-                  shapes: Optional[Sequence[Any]] = None, scales: Any = None) -> _inlet.Inlet:
+                  shapes: Optional[Sequence[Any]] = None, scales: Any = None,
+                  angvel: Vec = (0.0, 0.0, 0.0)) -> _inlet.Inlet:
         """Insert spheres at `mass_rate` [kg/s] into a region: ``region="box"`` with corners `lo`, `hi`,
         ``"cylinder"`` (axis z) with the `center` of its bottom face, `radius` and `height`, or ``"mesh"``, the
         solid inside the closed surface `mesh` (an STL file, its vertices placed at mesh_shift + mesh_scale p, or
         an array of triangles (n, 3, 3)); whole spheres stay inside. Radii uniform in ``radii=(r_min, r_max)`` or from ``sizes=[(radius, mass fraction), ...]``
-        (up to 8). Each sphere goes where it overlaps nothing, with velocity `vel`; the inlet stops after
+        (up to 8). Each sphere goes where it overlaps nothing, with velocity `vel` and angular velocity `angvel`
+        [rad/s]; the inlet stops after
         `max_mass` [kg], starts at `t_start` [s] (default: now). With ``clumps=[(centers, radii, mass
         fraction), ...]`` (up to 8 templates; the fraction may be left out: 1) it inserts clumps instead, each a
-        template drawn by its mass fraction, turned at random, every member inside the region and clear of
-        everything; then give neither radii nor sizes. With ``shapes=[("capsule", radius, shaft, mass fraction),
+        template drawn by its mass fraction, scaled by a factor from `scales` if given (as for shapes), turned at
+        random, every member inside the region and clear of everything; then give neither radii nor sizes. With ``shapes=[("capsule", radius, shaft, mass fraction),
         ("ellipsoid", (a, b, c), mass fraction), ...]`` (up to 8; the fraction may be left out: 1) it inserts single
         capsules and ellipsoids, each a template drawn by its mass fraction, scaled by a factor from `scales` (one
         number, ``(s_min, s_max)`` uniform by number, or ``[(scale, mass fraction), ...]``; default 1), turned at
@@ -536,7 +538,7 @@ class Scene(_SceneParameters):
         (docs/inlets.md)."""
         d = _inlet.make_def(region, lo, hi, center, radius, height, mass_rate, radii, sizes, self._material_for(mat),
                             vel, max_mass, t_start, seed, max_attempts, mesh, mesh_scale, mesh_shift, clumps, shapes,
-                            scales)
+                            scales, angvel)
         return _inlet.Inlet(self, self._check(_LIB.grit_add_inlet(self._p(), d)))
 
     @property

@@ -196,3 +196,30 @@ def test_shape_inlet_errors():
     assert s.inlets == []
     inlet = s.add_inlet("box", shapes=[ELLIPSOID], scales=1.5, **box)
     assert inlet.shape_templates == 1
+
+
+def test_scaled_spinning_clumps(tmp_path):
+    """Clump templates scaled by scales= and turning at angvel: each clump is a template scaled by 0.8 or 1.25, every
+    body turns at angvel, the inlet books the rotational energy too, and a restart keeps both."""
+    def scene():
+        s = grit.Scene(gravity=(0, 0, -9.81), dt=6e-6, track_energy=True)
+        m = grit.FrictMat(density=2500, young=1e7)
+        s.add(grit.Wall(0, axis="z", sense=1, mat=m))
+        s.add_inlet("box", lo=(0, 0, 0.02), hi=(0.02, 0.02, 0.04), mass_rate=0.1, mat=m, vel=(0.1, 0, -0.5),
+                    seed=5, clumps=[DUMBBELL, TRIANGLE], scales=[(0.8, 0.3), (1.25, 0.7)], angvel=(100, -60, 1500))
+        return s
+    a, b = continued(scene(), 2000, 500, tmp_path / "spin.grit")
+    inlet = a.inlets[0]
+    assert inlet.count > 60 and b.inlets[0].count == inlet.count
+    assert np.array_equal(a.particles.pos, b.particles.pos)
+    r = a.particles.radius[1:]  # the wall is id 0; the clumps' bodies have radius 0
+    radii = set(np.round(r[r > 0] * 1e6).astype(int))  # µm
+    assert radii <= {800, 1250, 640, 1000, 560, 875}  # template radii 1, 0.8, 0.7 mm at the two scales
+    assert {800, 1250} <= radii
+    assert a.energy["inlet"] == -inlet.energy == b.energy["inlet"]
+    translational = 0.5 * inlet.mass * (0.1 ** 2 + 0.5 ** 2)
+    assert inlet.energy > 1.5 * translational  # the spin is booked
+    with pytest.raises(grit.ParameterError, match="scales= goes with shapes"):
+        grit.Scene().add_inlet("box", lo=(0, 0, 0), hi=(1, 1, 1), mass_rate=1, radii=1e-3, scales=2)
+    with pytest.raises(grit.ParameterError, match="angvel"):
+        grit.Scene().add_inlet("box", lo=(0, 0, 0), hi=(1, 1, 1), mass_rate=1, radii=1e-3, angvel=(0, math.inf, 0))

@@ -79,6 +79,14 @@ static double template_frac(const grit_inlet_def *d, int k)
     return d->n_clumps ? d->clumps[k].mass_frac : d->shapes[k].mass_frac;
 }
 
+/* Whether the inlet draws a scale factor for each particle: shape
+ * templates always (scale 1 when no distribution is given, see
+ * grit_add_inlet), clump templates when a distribution is given. */
+static bool draws_scale(const grit_inlet_def *d)
+{
+    return d->n_shapes > 0 || (d->n_clumps > 0 && (d->n_sizes > 0 || !isnan(d->r_min) || !isnan(d->r_max)));
+}
+
 /* The templates' mass fractions: each non-negative and finite, their sum
  * above 0. */
 static int check_fractions(grit_scene *s, const grit_inlet_def *d)
@@ -186,20 +194,22 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
     if (d->n_clumps > 0 && d->n_shapes > 0)
         return grit_fail(s, GRIT_EINVAL, "inlet: give clump templates or shape templates, not both (n_clumps = %d, "
                                          "n_shapes = %d)", d->n_clumps, d->n_shapes);
-    /* with shape templates the size fields are scale factors */
-    const char *size = d->n_shapes ? "scale" : "radius", *unit = d->n_shapes ? "" : " (m)";
+    /* with shape templates (and clump templates that are scaled) the size
+     * fields are scale factors */
+    const bool scales = draws_scale(d);
+    const char *size = scales ? "scale" : "radius", *unit = scales ? "" : " (m)";
     if (d->n_clumps > 0 || d->n_shapes > 0) {
         int rc = d->n_clumps ? check_templates(s, d) : check_shapes(s, d);
         if (rc || (rc = check_fractions(s, d))) return rc;
     }
-    if (d->n_clumps > 0) {
-        /* clumps are not scaled: the size fields are unused */
+    if (d->n_clumps > 0 && !scales) {
+        /* clumps without a scale distribution: the size fields are unused */
     } else if (d->n_sizes < 0 || d->n_sizes > GRIT_INLET_MAX_SIZES) {
         return grit_fail(s, GRIT_EINVAL, "inlet: n_sizes = %d must be 0 to %d", d->n_sizes, GRIT_INLET_MAX_SIZES);
     } else if (d->n_sizes == 0) {
         if (!(d->r_min > 0) || !(d->r_max >= d->r_min) || !isfinite(d->r_max))
             return grit_fail(s, GRIT_EINVAL, "inlet: %s [r_min, r_max] = [%g, %g] must be positive and finite%s",
-                             d->n_shapes ? "scales" : "radii", d->r_min, d->r_max, unit);
+                             scales ? "scales" : "radii", d->r_min, d->r_max, unit);
     } else {
         double sum = 0;
         for (int k = 0; k < d->n_sizes; k++) {
@@ -212,12 +222,15 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
         if (!(sum > 0)) return grit_fail(s, GRIT_EINVAL, "inlet: the mass fractions add up to %g, not above 0", sum);
     }
     if (!v3_isfinite(d->vel)) return grit_fail(s, GRIT_EINVAL, "inlet: vel must be finite");
+    if (!v3_isfinite(d->angvel))
+        return grit_fail(s, GRIT_EINVAL, "inlet: angvel = (%g, %g, %g) must be finite (rad/s)", d->angvel.x,
+                         d->angvel.y, d->angvel.z);
     if (d->max_attempts < 1)
         return grit_fail(s, GRIT_EINVAL, "inlet: max_attempts = %d must be at least 1", d->max_attempts);
     if (grit_check_material(s, "inlet", d->material)) return GRIT_EINVAL;
     /* the largest particle must fit: a clump template by the sphere about
-     * its centre of mass that holds its members, a shape template at its
-     * largest scale by its bounding sphere */
+     * its centre of mass that holds its members, a shape template by its
+     * bounding sphere, both at their largest scale */
     double tpl_mass[GRIT_INLET_MAX_CLUMPS], tpl_reach[GRIT_INLET_MAX_CLUMPS];
     grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS] = {{0, 0, 0}};
     int big = -1; /* the template that reaches farthest */
@@ -232,12 +245,10 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
         }
         if (big < 0 || tpl_reach[k] > tpl_reach[big]) big = k;
     }
-    const double r = d->n_clumps   ? tpl_reach[big]
-                     : d->n_shapes ? tpl_reach[big] * largest_radius(d) /* at the largest scale */
-                                   : largest_radius(d);
+    const double r = n_templates(d) ? tpl_reach[big] * (scales ? largest_radius(d) : 1.0) : largest_radius(d);
     char what[128];
-    if (d->n_clumps) snprintf(what, sizeof what, "clump template %d (its members reach %g m from its centre of mass)",
-                              big, r);
+    if (d->n_clumps) snprintf(what, sizeof what, "clump template %d (its members reach %g m from its centre of mass%s)",
+                              big, r, scales ? " at its largest scale" : "");
     else if (d->n_shapes) snprintf(what, sizeof what, "shape template %d (it reaches %g m from its centre at its "
                                    "largest scale)", big, r);
     else snprintf(what, sizeof what, "sphere of radius %g", r);
@@ -264,13 +275,16 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
                              hi.y - lo.y, hi.z - lo.z, what);
         }
     }
-    /* the templates' own copies */
-    int members = 0;
-    for (int k = 0; k < d->n_clumps; k++) members += d->clumps[k].n;
+    /* the templates' own copies, then room for the largest one scaled */
+    int members = 0, widest = 0;
+    for (int k = 0; k < d->n_clumps; k++) {
+        members += d->clumps[k].n;
+        if (d->clumps[k].n > widest) widest = d->clumps[k].n;
+    }
     grit_vec3 *centers = NULL;
     double *radii = NULL;
-    if (members && (!(centers = malloc(sizeof *centers * (size_t)members)) ||
-                    !(radii = malloc(sizeof *radii * (size_t)members)))) {
+    if (members && (!(centers = malloc(sizeof *centers * (size_t)(members + widest))) ||
+                    !(radii = malloc(sizeof *radii * (size_t)(members + widest))))) {
         free(centers);
         grit_region_mesh_free(&mesh);
         return grit_fail(s, GRIT_ENOMEM, "out of memory adding an inlet");
@@ -293,6 +307,7 @@ int grit_add_inlet(grit_scene *s, const grit_inlet_def *d0)
     q->def.n_tri = mesh.n;
     q->tpl_centers = centers;
     q->tpl_radii = radii;
+    q->tpl_members = members;
     for (int k = 0, row = 0; k < d->n_clumps; k++) {
         const int n = d->clumps[k].n;
         memcpy(centers + row, d->clumps[k].centers, sizeof *centers * (size_t)n);
@@ -421,32 +436,48 @@ static grit_quat random_rotation(grit_inlet_state *q)
     return (grit_quat){b * cos(2 * M_PI * u3), a * sin(2 * M_PI * u2), a * cos(2 * M_PI * u2), b * sin(2 * M_PI * u3)};
 }
 
-/* One try at placing template k: a rotation, a centre of mass, every
- * member inside the region and clear of everything; *id the body's id, or
- * -1 when the place was taken. */
-static int try_clump(grit_scene *s, grit_inlet_state *q, int k, int *id)
+/* One try at placing template k at the given scale: a rotation, a centre
+ * of mass, every member inside the region and clear of everything; *id the
+ * body's id, or -1 when the place was taken. */
+static int try_clump(grit_scene *s, grit_inlet_state *q, int k, double scale, int *id)
 {
     const grit_inlet_def *d = &q->def;
     const grit_inlet_clump *c = &d->clumps[k];
     const grit_quat ori = random_rotation(q);
-    const grit_vec3 x = draw_point(q, q->tpl_reach[k]);
+    const grit_vec3 x = draw_point(q, q->tpl_reach[k] * scale);
     *id = -1;
+    /* the members at this scale, in the room after the templates' copies
+     * (scale 1: the template itself, so that unscaled clumps are placed
+     * from the very numbers they were given) */
+    const grit_vec3 *mc = c->centers;
+    const double *mr = c->radii;
+    if (scale != 1.0) {
+        grit_vec3 *sc = q->tpl_centers + q->tpl_members;
+        double *sr = q->tpl_radii + q->tpl_members;
+        for (int j = 0; j < c->n; j++) {
+            sc[j] = v3_scale(c->centers[j], scale);
+            sr[j] = c->radii[j] * scale;
+        }
+        mc = sc, mr = sr;
+    }
+    const grit_vec3 com = v3_scale(q->tpl_com[k], scale);
     for (int j = 0; j < c->n; j++) {
-        const grit_vec3 xj = v3_add(x, q_rotate(ori, v3_sub(c->centers[j], q->tpl_com[k])));
+        const grit_vec3 xj = v3_add(x, q_rotate(ori, v3_sub(mc[j], com)));
         /* a margin for the rounding by which the clump's placement of its
          * members differs from this one */
-        const double rj = c->radii[j] * (1 + 1e-9);
+        const double rj = mr[j] * (1 + 1e-9);
         if ((d->region == GRIT_REGION_MESH && !grit_region_mesh_contains(&q->mesh, xj, rj)) || !clear_at(s, xj, rj))
             return GRIT_OK;
     }
     grit_clump_def cd = grit_default_clump_def();
     cd.n = c->n;
-    cd.centers = c->centers;
-    cd.radii = c->radii;
+    cd.centers = mc;
+    cd.radii = mr;
     cd.material = d->material;
     cd.ori = ori;
     cd.vel = d->vel;
-    cd.pos = v3_sub(x, q_rotate(ori, q->tpl_com[k])); /* the centre of mass at x */
+    cd.angvel = d->angvel;
+    cd.pos = v3_sub(x, q_rotate(ori, com)); /* the centre of mass at x */
     const int rc = grit_add_clump(s, &cd);
     if (rc < 0) return rc;
     *id = rc;
@@ -471,13 +502,13 @@ static int try_shape(grit_scene *s, grit_inlet_state *q, int k, double scale, in
     int rc;
     if (t->shape == GRIT_SHAPE_CAPSULE) {
         grit_capsule_def cd = grit_default_capsule_def();
-        cd.pos = x, cd.vel = d->vel, cd.ori = ori, cd.material = d->material;
+        cd.pos = x, cd.vel = d->vel, cd.angvel = d->angvel, cd.ori = ori, cd.material = d->material;
         cd.radius = t->radius * scale;
         cd.shaft = t->shaft * scale;
         rc = grit_add_capsule(s, &cd);
     } else {
         grit_ellipsoid_def ed = grit_default_ellipsoid_def();
-        ed.pos = x, ed.vel = d->vel, ed.ori = ori, ed.material = d->material;
+        ed.pos = x, ed.vel = d->vel, ed.angvel = d->angvel, ed.ori = ori, ed.material = d->material;
         ed.semi_axes = v3_scale(t->semi_axes, scale);
         rc = grit_add_ellipsoid(s, &ed);
     }
@@ -487,11 +518,16 @@ static int try_shape(grit_scene *s, grit_inlet_state *q, int k, double scale, in
 }
 
 /* the record and the energy book of a particle (a sphere, a clump's body, a
- * capsule or an ellipsoid) the inlet has just added with its velocity */
+ * capsule or an ellipsoid) the inlet has just added with its velocity and
+ * angular velocity: 1/2 m v^2 + 1/2 w.I w, I in the body's principal axes */
 static void book_inserted(grit_scene *s, grit_inlet_state *q, int id)
 {
-    const double mass = s->b.mi[s->id2idx[id]].m;
-    const double e = 0.5 * mass * v3_norm2(q->def.vel);
+    const int i = s->id2idx[id];
+    const grit_massi mi = s->b.mi[i];
+    const double mass = mi.m;
+    const grit_vec3 wb = q_unrotate(s->b.ori[i], q->def.angvel);
+    const double e = 0.5 * mass * v3_norm2(q->def.vel) +
+                     0.5 * (mi.inertia.x * wb.x * wb.x + mi.inertia.y * wb.y * wb.y + mi.inertia.z * wb.z * wb.z);
     q->mass += mass;
     q->energy += e;
     q->count++;
@@ -515,12 +551,14 @@ int grit_inlets_run(grit_scene *s)
                  * scale) drawn once, places tried until it fits */
                 if (!q->next_tpl) q->next_tpl = draw_template(q) + 1;
                 const int tk = q->next_tpl - 1;
-                if (d->n_shapes && !(q->next_r > 0)) q->next_r = draw_radius(q);
-                const double mass = d->n_clumps ? q->tpl_mass[tk] : shape_mass(&d->shapes[tk], q->next_r, rho);
+                if (draws_scale(d) && !(q->next_r > 0)) q->next_r = draw_radius(q);
+                const double sc = draws_scale(d) ? q->next_r : 1.0;
+                const double mass =
+                    d->n_clumps ? q->tpl_mass[tk] * sc * sc * sc : shape_mass(&d->shapes[tk], sc, rho);
                 if (q->mass + mass > d->max_mass) break;
                 int id = -1;
                 for (int a = 0; a < d->max_attempts && id < 0; a++) {
-                    const int rc = d->n_clumps ? try_clump(s, q, tk, &id) : try_shape(s, q, tk, q->next_r, &id);
+                    const int rc = d->n_clumps ? try_clump(s, q, tk, sc, &id) : try_shape(s, q, tk, sc, &id);
                     if (rc) return rc;
                     q->failed += id < 0;
                 }
@@ -547,6 +585,7 @@ int grit_inlets_run(grit_scene *s)
                 grit_sphere_def sd = grit_default_sphere_def();
                 sd.pos = x;
                 sd.vel = d->vel;
+                sd.angvel = d->angvel;
                 sd.radius = r;
                 sd.material = d->material;
                 const int id = grit_add_sphere(s, &sd);

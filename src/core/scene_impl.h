@@ -250,11 +250,12 @@ typedef struct grit_inlet_state {
     double mass, energy; /* inserted mass, kinetic energy brought in */
     long count, failed;
     uint64_t rng;
-    double next_r; /* a sphere's radius or a shape's scale; 0: none drawn */
+    double next_r; /* a sphere's radius or a shape's (or scaled clump's) scale; 0: none drawn */
     int waiting;
     /* clump templates: def.clumps[k] points into these copies */
     grit_vec3 *tpl_centers;
     double *tpl_radii;
+    int tpl_members; /* rows of the templates' members; after them, room for the largest one scaled */
     /* per template, a clump's or a shape's (an inlet has one kind) */
     double tpl_mass[GRIT_INLET_MAX_CLUMPS];     /* a clump's mass; a shape's at scale 1 */
     grit_vec3 tpl_com[GRIT_INLET_MAX_CLUMPS];   /* a clump's centre of mass, template frame */

@@ -298,7 +298,9 @@ static void put_mesh(sink *k, int region, const grit_region_mesh *m)
  * templates after max_attempts and the template drawn for the clump still
  * to place at the end (version 9 on); the shape templates after the clump
  * templates (version 10 on: then the drawn template may be a shape's, and
- * the radius drawn its scale). */
+ * the radius drawn its scale); the particles' angular velocity at the end
+ * (version 12 on; from then on the size fields of an inlet with clump
+ * templates are their scales, and were unused before). */
 static void sec_inlets(sink *k, const grit_scene *s)
 {
     put_u32(k, (uint32_t)s->n_inlets);
@@ -345,6 +347,9 @@ static void sec_inlets(sink *k, const grit_scene *s)
         put_f64(k, q->next_r);
         put_u8(k, (uint8_t)q->waiting);
         put_i32(k, q->next_tpl);
+        put_f64(k, d->angvel.x);
+        put_f64(k, d->angvel.y);
+        put_f64(k, d->angvel.z);
     }
 }
 

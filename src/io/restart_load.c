@@ -900,6 +900,10 @@ static int load_inlets(loader *L)
             break;
         }
         d.tri = (const grit_vec3(*)[3])tri;
+        if (L->version < 12 && d.n_clumps > 0) { /* the size fields were unused: not scaled */
+            d.n_sizes = 0;
+            d.r_min = d.r_max = NAN;
+        }
         const int k = grit_add_inlet(s, &d);
         free(tri);
         free(tc);
@@ -919,6 +923,15 @@ static int load_inlets(loader *L)
                 return fail(L, "section INLT: inlet %u: %s template %d drawn of %d", i, d.n_clumps ? "clump" : "shape",
                             nc - 1, nt);
             q->next_tpl = nc;
+        }
+        if (L->version >= 12) {
+            grit_vec3 w; /* one read per statement: the order of initialisers is unspecified */
+            w.x = get_f64(L);
+            w.y = get_f64(L);
+            w.z = get_f64(L);
+            if (!L->msg[0] && !v3_isfinite(w))
+                return fail(L, "section INLT: inlet %u: angvel (%g, %g, %g) is not finite", i, w.x, w.y, w.z);
+            q->def.angvel = w;
         }
     }
     return L->msg[0] ? -1 : 0;
