@@ -14,6 +14,9 @@ need_packages openmpi-bin libopenmpi-dev
 need_packages pkg-config python3-venv python3-setuptools python3-wheel
 # optional: lets tools/check_vtk.py (run by the cli tests) read the output with VTK itself
 want_packages python3-vtk9
+# optional: tools/paraview_snapshot.py (python/tests/test_snapshot.py) renders through X; Xvfb gives it a
+# display on a machine without one (9 MB once python3-vtk9 and its Mesa are there)
+want_packages xvfb
 # optional: python/tests/test_stubs.py checks with mypy that type checkers see the generated attributes
 want_packages python3-mypy
 
