@@ -398,4 +398,13 @@ static inline int grit_idx(const grit_scene *s, int id)
     return s->id2idx[id];
 }
 
+/* id's shape, or -1 if no particle has it (deleted by an outlet): the
+ * writers walk every id up to grit_particle_id_end and must neither fail
+ * nor leave an error message on the deleted ones */
+static inline int grit_live_shape(const grit_scene *s, int id)
+{
+    const int i = grit_idx(s, id);
+    return i < 0 ? -1 : s->b.shape[i];
+}
+
 #endif

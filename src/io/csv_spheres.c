@@ -223,7 +223,7 @@ int grit_io_save_spheres_csv(const grit_scene *s, const char *path)
     for (int id = 0; id < n; id++) { /* id order: the order of a loaded file */
         grit_vec3 p;
         double r;
-        if (grit_get_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
+        if (grit_live_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
         grit_get_pos(s, id, &p);
         grit_get_radius(s, id, &r);
         fprintf(a.f, "%.17g,%.17g,%.17g,%.17g\n", p.x, p.y, p.z, r);

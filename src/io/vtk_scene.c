@@ -105,7 +105,7 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
 {
     const int np = grit_particle_id_end(s); /* ids, deleted ones included */
     long n = 0;
-    for (int id = 0; id < np; id++) n += grit_get_shape(s, id) == GRIT_SHAPE_SPHERE;
+    for (int id = 0; id < np; id++) n += grit_live_shape(s, id) == GRIT_SHAPE_SPHERE;
     arrays a = {0};
     double *x = take(&a, 3 * (size_t)n, sizeof *x), *r = take(&a, (size_t)n, sizeof *r);
     double *v = take(&a, 3 * (size_t)n, sizeof *v), *w = take(&a, 3 * (size_t)n, sizeof *w);
@@ -118,7 +118,7 @@ int grit_vtk_write_particles(const grit_scene *s, const char *path, grit_vtk_for
     }
     long k = 0;
     for (int id = 0; id < np; id++) {
-        if (grit_get_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
+        if (grit_live_shape(s, id) != GRIT_SHAPE_SPHERE) continue;
         grit_vec3 q;
         grit_get_pos(s, id, &q), put3(x, k, q);
         grit_get_vel(s, id, &q), put3(v, k, q);
@@ -169,8 +169,8 @@ int grit_vtk_write_contacts(const grit_scene *s, const char *path, grit_vtk_form
     for (int cur = 0; k < n && grit_contact_next(s, &cur, &c); k++) {
         /* a line between the centres; a boundary's end is the contact point */
         grit_vec3 pa = c.point, pb = c.point;
-        const bool ba = is_boundary_shape(grit_get_shape(s, c.id_a)),
-                   bb = is_boundary_shape(grit_get_shape(s, c.id_b));
+        const bool ba = is_boundary_shape(grit_live_shape(s, c.id_a)),
+                   bb = is_boundary_shape(grit_live_shape(s, c.id_b));
         if (!ba) grit_get_pos(s, c.id_a, &pa);
         if (!bb) grit_get_pos(s, c.id_b, &pb);
         put3(x, 2 * k, pa);
@@ -233,7 +233,7 @@ static void scene_box(const grit_scene *s, const grit_trimesh *mesh, grit_vec3 *
     *hi = v3(-INFINITY, -INFINITY, -INFINITY);
     const int np = grit_particle_id_end(s); /* ids, deleted ones included */
     for (int id = 0; id < np; id++) {
-        const int shape = grit_get_shape(s, id);
+        const int shape = grit_live_shape(s, id);
         grit_vec3 p;
         if (shape == GRIT_SHAPE_WALL) {
             int axis, sense;
@@ -295,15 +295,15 @@ int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format
     /* the bounded shapes first: the box of the unbounded ones needs them */
     int rc = GRIT_OK;
     for (int id = 0; id < np && !rc; id++) {
-        const int shape = grit_get_shape(s, id);
-        if (shape != GRIT_SHAPE_SPHERE && shape != GRIT_SHAPE_WALL && shape != GRIT_SHAPE_INFCYLINDER)
+        const int shape = grit_live_shape(s, id);
+        if (shape >= 0 && shape != GRIT_SHAPE_SPHERE && shape != GRIT_SHAPE_WALL && shape != GRIT_SHAPE_INFCYLINDER)
             rc = grit_shape_tessellate(s, id, SHAPE_RESOLUTION, 1.0, &mesh[id]);
     }
     grit_vec3 lo = v3_zero(), hi = v3_zero();
     if (!rc) scene_box(s, mesh, &lo, &hi);
     const grit_vec3 mid = v3_scale(v3_add(lo, hi), 0.5);
     for (int id = 0; id < np && !rc; id++)
-        if (grit_get_shape(s, id) == GRIT_SHAPE_INFCYLINDER) {
+        if (grit_live_shape(s, id) == GRIT_SHAPE_INFCYLINDER) {
             grit_vec3 node;
             grit_get_pos(s, id, &node); /* a piece centred at the node that spans the box */
             rc = grit_shape_tessellate(s, id, SHAPE_RESOLUTION, v3_norm(v3_sub(node, mid)) + 0.5 * v3_norm(v3_sub(hi, lo)),
@@ -315,7 +315,7 @@ int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format
     }
     long n = 0, npts = 0, nconn = 0;
     for (int id = 0; id < np; id++) {
-        const bool wall = grit_get_shape(s, id) == GRIT_SHAPE_WALL;
+        const bool wall = grit_live_shape(s, id) == GRIT_SHAPE_WALL;
         n += wall ? 1 : mesh[id].nt;
         npts += wall ? 4 : mesh[id].nv;
         nconn += wall ? 4 : 3 * mesh[id].nt;
@@ -333,7 +333,8 @@ int grit_vtk_write_shapes(const grit_scene *s, const char *path, grit_vtk_format
     }
     long k = 0, q = 0, c = 0; /* cells, points, connectivity entries */
     for (int id = 0; id < np; id++) {
-        const int shape = grit_get_shape(s, id);
+        const int shape = grit_live_shape(s, id);
+        if (shape < 0) continue;
         const long first = k;
         if (shape == GRIT_SHAPE_WALL) {
             grit_vec3 quad[4];
