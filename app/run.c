@@ -20,6 +20,7 @@
 #include "grit/restart.h"
 #include "grit/shapes.h"
 #include "outdir.h"
+#include "eta.h"
 #include "series.h"
 #include "core/clock.h"
 
@@ -114,15 +115,14 @@ static void hms(double s, char *buf, size_t len)
 
 /* The steps count from the start of the series (a continued run goes on
  * counting where the interrupted one stopped), the rate from this run's:
- * an average over the recent past (a quarter of the time so far, at least
- * 2 s), since a run slows down as contacts form. The ETA is shown once the
- * run has gone 2 s, and as an upper bound when it may stop when settled. */
+ * measured over the recent past (a quarter of the time so far, eta.h), since
+ * a run slows down as contacts form. The ETA is shown once the run has gone
+ * 2 s, and as an upper bound when it may stop when settled. */
 typedef struct progress {
     bool tty, may_stop;
-    double start, last, interval;
+    double last, interval;
     long first, end, begun; /* the series' first and end step, the step this run began at */
-    double t_prev, rate; /* the last sample, the averaged rate (steps/s) */
-    long k_prev;
+    eta_clock eta; /* this run's steps over the wall clock: the rate and the ETA */
 } progress;
 
 /* Will progress_show print now (and so read the scene)? */
@@ -136,20 +136,15 @@ static void progress_show(progress *p, const grit_scene *s, bool final)
 {
     const double t = grit_wall_now();
     const long k = grit_step_count(s);
-    if (t > p->t_prev && k > p->k_prev) {
-        const double inst = (double)(k - p->k_prev) / (t - p->t_prev);
-        const double tau = fmax(2.0, 0.25 * (t - p->start));
-        p->rate = p->rate > 0 ? p->rate + (1 - exp(-(t - p->t_prev) / tau)) * (inst - p->rate) : inst;
-        p->t_prev = t;
-        p->k_prev = k;
-    }
+    eta_sample(&p->eta, t, k);
     if (!final && t - p->last < (p->tty ? 0.25 : p->interval)) return;
     if (!p->tty && (p->interval <= 0 || final)) return;
     p->last = t;
     char eta[48] = "";
-    if (t - p->start >= 2.0 && p->rate > 0) {
+    const double left = eta_seconds(&p->eta, p->end);
+    if (left >= 0) {
         char hm[32];
-        hms((double)(p->end - k) / p->rate, hm, sizeof hm);
+        hms(left, hm, sizeof hm);
         snprintf(eta, sizeof eta, "  ETA %s%s", p->may_stop ? "<= " : "", hm);
     }
     char ek[48] = "", ub[48] = "";
@@ -159,7 +154,7 @@ static void progress_show(progress *p, const grit_scene *s, bool final)
     if (!isnan(u)) snprintf(ub, sizeof ub, "  unbalanced %.3g", u);
     printf("%sstep %ld/%ld (%3.0f%%)  t = %.6g s%s%s  contacts %d  %.4g steps/s%s%s", p->tty ? "\r" : "", k, p->end,
            100.0 * (double)(k - p->first) / (double)fmax(1, p->end - p->first), grit_time(s), ek, ub,
-           grit_contact_count(s), p->rate, eta, p->tty ? "  " : "\n");
+           grit_contact_count(s), eta_rate(&p->eta), eta, p->tty ? "  " : "\n");
     if (final && p->tty) putchar('\n');
     fflush(stdout);
 }
@@ -472,9 +467,9 @@ static int run_loop(job *j, grit_scene *s, output *o, long steps)
     const long start = grit_step_count(s), end = start + steps;
     const double began = grit_wall_now();
     /* (MPI: a progress line reads the whole scene, so one every `progress` seconds, not a live line) */
-    progress pg = {.tty = isatty(STDOUT_FILENO) && !job_mpi_on(), .may_stop = j->run.stop_unbalanced > 0, .start = began, .last = began,
-                   .interval = j->run.progress, .first = o->series.first, .end = end, .begun = start, .t_prev = began,
-                   .k_prev = start};
+    progress pg = {.tty = isatty(STDOUT_FILENO) && !job_mpi_on(), .may_stop = j->run.stop_unbalanced > 0, .last = began,
+                   .interval = j->run.progress, .first = o->series.first, .end = end, .begun = start};
+    eta_init(&pg.eta, began, start);
     /* settled? looked at on a cadence of steps, so that the step a run stops
      * at does not depend on the machine's speed */
     const long stop_every = j->run.stop_unbalanced > 0 ? (o->save_every > 0 ? o->save_every : 100) : -1;
