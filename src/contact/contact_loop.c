@@ -177,7 +177,7 @@ static void scatter_range(grit_scene *s, int lo, int hi)
         }
 }
 
-enum { GATHER_AHEAD = 6 };
+enum { GATHER_AHEAD = 16 };
 
 /* Every particle gets the forces of its contacts in the blocks, in contact
  * order; particles are independent, so the threads share them freely.

@@ -189,7 +189,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4_transpose(G1);
     v4_transpose(G2);
     v4_transpose(G3);
-    /* force rows (f, first torque component kept) and particle increments */
+    /* force rows (f, first torque component kept) */
     v4d F0[4] = {fx, fy, fz, P0[3]};
     v4_transpose(F0);
     int kept = 0;

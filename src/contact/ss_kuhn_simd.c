@@ -284,7 +284,6 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d fy = vv_dot(fts, ep) * iq, fz = vv_dot(fts, ez) * iq;
     const v4d fx = fn + vv_dot(fts, n1) - dd * fy;
 
-
     /* the contacts' records back, rows of four doubles transposed, for the
      * lanes done here (they are the contacts' own: any order will do) */
     const bool all = v4_all(geo);
