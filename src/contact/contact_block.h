@@ -10,14 +10,13 @@
 #include "cp2/cp2.h"
 #include "law2/law2.h"
 
-/* Contact k applied a force on A (the opposite on B) and, with torque, the
- * law's torque: marked here; the sums per particle after the loop compute
- * force and torques from the contact's records (contact_loop.c,
- * contact_force_add), in contact order, so that no two threads add into
- * one particle. */
-static inline void cforce_set(grit_contacts *C, int k, bool torque)
+/* Contact k's force F on A (-F on B) and the torques Ma, Mb: stored, and
+ * added to the particles after the loop in contact order (contact_loop.c),
+ * so that no two threads add into one particle. */
+static inline void cforce_set(grit_contacts *C, int k, grit_vec3 F, grit_vec3 Ma, grit_vec3 Mb)
 {
-    C->fon[k] = (uint8_t)(FON_ON | (torque ? FON_TORQUE : 0));
+    C->cf[k] = (grit_cforce){F, Ma, Mb};
+    C->fon[k] = 1;
 }
 
 typedef bool (*cg2_fn)(const grit_scene *, int, int, grit_vec3, bool, const grit_l6geom *, grit_cg2_out *);
@@ -37,6 +36,7 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
                                                                 grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
+    const grit_posr *pr = s->b.pr;
     const grit_law_ctx L = grit_law_ctx_from(s);
     const bool renorm = s->def.trsf_renorm > 0 && s->step % s->def.trsf_renorm == 0;
     const bool lens_touch = s->def.ini_lens_touch;
@@ -71,9 +71,18 @@ static inline __attribute__((always_inline)) int run_block_cell(grit_scene *s, i
             continue;
         }
         n_real++;
-        /* force and torque on A, the opposite on B: B's lever arm from
-         * o.x2, its position plus the image shift (cg2/geom.h) */
-        cforce_set(C, k, torque);
+        /* force and torque on A (local -> global), the opposite on B */
+        const grit_vec3 ez = v3_cross(g->ex, g->ey);
+        const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
+        grit_vec3 Ma = v3_cross(v3_sub(g->c, pr[a].pos), F);
+        grit_vec3 Mb = v3_cross(v3_sub(g->c, o.x2), v3_neg(F));
+        if (torque) {
+            const grit_vec3 T =
+                v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
+            Ma = v3_add(Ma, T);
+            Mb = v3_sub(Mb, T);
+        }
+        cforce_set(C, k, F, Ma, Mb);
     }
     return n_real;
 }

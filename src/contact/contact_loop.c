@@ -113,52 +113,30 @@ static int run_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_
     }
 }
 
-/* Room for the force marks of contacts [0, n). */
-static int fon_reserve(grit_contacts *C, int n)
+/* Room for the force records of contacts [0, n). */
+static int cf_reserve(grit_contacts *C, int n)
 {
-    if (n <= C->fon_cap) return 0;
+    if (n <= C->cf_cap) return 0;
     const int cap = n + n / 4 + 64;
+    grit_cforce *cf = realloc(C->cf, (size_t)cap * sizeof *cf);
+    if (!cf) return -1;
+    C->cf = cf;
     uint8_t *fon = realloc(C->fon, (size_t)cap);
     if (!fon) return -1;
     C->fon = fon;
-    C->fon_cap = cap;
+    C->cf_cap = cap;
     return 0;
 }
 
-/* Contact k's force on particle i (its A, or its B when is_b), at x, i's
- * position, added to acc; on = fon[k]. The force and the torques are not
- * stored by the contact loop: they are computed here from the contact's
- * frame, contact point and local force and torque with the expressions of
- * run_block (contact_block.h) and of the vectorised kernels, so the sums
- * have the bits they had when the loop stored them (-ffp-contract=off: no
- * fused operations either way). B's lever arm is taken from x + the image
- * shift, as the functors make o.x2 (cg2/geom.h), or from x itself where the
- * kernel used the position as it is (FON_B_RAW): the same bits but for the
- * sign of a zero. */
-static inline void contact_force_add(const grit_scene *s, grit_ft *acc, int k, bool is_b, grit_vec3 x, unsigned on)
+/* Contact k's force on particle i (its A or B). */
+static inline void cforce_add(grit_ft *ft, const grit_cforce *cf, bool is_b)
 {
-    const grit_contacts *C = &s->c;
-    const grit_l6geom *g = &C->geom[k];
-    const grit_frictphys *p = &C->phys[k];
-    const grit_vec3 ez = v3_cross(g->ex, g->ey);
-    const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
-    grit_vec3 T = v3_zero();
-    if (on & FON_TORQUE) T = v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
     if (is_b) {
-        if (!(on & FON_B_RAW)) {
-            grit_vec3 shift = v3_zero(), dvs;
-            if (s->cell) grit_cell_image(s->cell, C->pair[k].cell, &shift, &dvs);
-            x = v3_add(x, shift);
-        }
-        grit_vec3 Mb = v3_cross(v3_sub(g->c, x), v3_neg(F));
-        if (on & FON_TORQUE) Mb = v3_sub(Mb, T);
-        acc->f = v3_sub(acc->f, F);
-        acc->t = v3_add(acc->t, Mb);
+        ft->f = v3_sub(ft->f, cf->f);
+        ft->t = v3_add(ft->t, cf->tb);
     } else {
-        grit_vec3 Ma = v3_cross(v3_sub(g->c, x), F);
-        if (on & FON_TORQUE) Ma = v3_add(Ma, T);
-        acc->f = v3_add(acc->f, F);
-        acc->t = v3_add(acc->t, Ma);
+        ft->f = v3_add(ft->f, cf->f);
+        ft->t = v3_add(ft->t, cf->ta);
     }
 }
 
@@ -167,17 +145,13 @@ static inline void contact_force_add(const grit_scene *s, grit_ft *acc, int k, b
 static void scatter_range(grit_scene *s, int lo, int hi)
 {
     const grit_contacts *C = &s->c;
-    const grit_posr *pr = s->b.pr;
     grit_ft *ft = s->b.ft;
     for (int k = lo; k < hi; k++)
         if (C->fon[k]) {
-            const int a = C->pair[k].a, b = C->pair[k].b;
-            contact_force_add(s, &ft[a], k, false, pr[a].pos, C->fon[k]);
-            contact_force_add(s, &ft[b], k, true, pr[b].pos, C->fon[k]);
+            cforce_add(&ft[C->pair[k].a], &C->cf[k], false);
+            cforce_add(&ft[C->pair[k].b], &C->cf[k], true);
         }
 }
-
-enum { GATHER_AHEAD = 16 };
 
 /* Every particle gets the forces of its contacts in the blocks, in contact
  * order; particles are independent, so the threads share them freely.
@@ -187,41 +161,32 @@ static void gather_forces(grit_scene *s, int nt)
 {
     const grit_contacts *C = &s->c;
     const int32_t *st = C->adj_start, *adj = C->adj;
+    const grit_cforce *cf = C->cf;
     const uint8_t *fon = C->fon;
-    const grit_posr *pr = s->b.pr;
     grit_ft *ft = s->b.ft;
     const int np = s->b.n;
     const grit_adj_extra *xs = C->n_extra ? C->extra : NULL;
     const int32_t *xfirst = C->extra_first;
     const int nx = C->n_extra;
-    const int np_slots = st[np];
 #pragma omp parallel for schedule(static, 256) num_threads(nt) if (grit_par(s, np))
     for (int i = 0; i < np; i++) {
         grit_ft acc = ft[i];
-        const grit_vec3 x = pr[i].pos;
         if (xs && xfirst[i] >= 0) {
-            int e = st[i], xi = xfirst[i];
+            int e = st[i], x = xfirst[i];
             const int e_end = st[i + 1];
-            while (e < e_end || (xi < nx && xs[xi].p == i)) {
+            while (e < e_end || (x < nx && xs[x].p == i)) {
                 int32_t slot;
-                if (xi < nx && xs[xi].p == i && (e == e_end || xs[xi].key < grit_adjacency_key(s, adj[e])))
-                    slot = xs[xi++].e;
+                if (x < nx && xs[x].p == i && (e == e_end || xs[x].key < grit_adjacency_key(s, adj[e])))
+                    slot = xs[x++].e;
                 else
                     slot = adj[e++];
                 const int k = slot >> 1;
-                if (fon[k]) contact_force_add(s, &acc, k, slot & 1, x, fon[k]);
+                if (fon[k]) cforce_add(&acc, &cf[k], slot & 1);
             }
         } else {
             for (int e = st[i]; e < st[i + 1]; e++) {
-                /* the records of a slot further on: scattered in memory */
-                if (e + GATHER_AHEAD < np_slots) {
-                    const int kp = adj[e + GATHER_AHEAD] >> 1;
-                    __builtin_prefetch(&C->geom[kp]);
-                    __builtin_prefetch((const char *)&C->geom[kp] + 64);
-                    __builtin_prefetch(&C->phys[kp]);
-                }
                 const int k = adj[e] >> 1;
-                if (fon[k]) contact_force_add(s, &acc, k, adj[e] & 1, x, fon[k]);
+                if (fon[k]) cforce_add(&acc, &cf[k], adj[e] & 1);
             }
         }
         ft[i].f = acc.f;
@@ -241,7 +206,7 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
         grit_cg2_out o;
         const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, pp->cell) : v3_zero(); /* periodic image */
         if (!grit_cg2_eval(s, kind, pp->a, pp->b, shift, false, NULL, &o)) continue;
-        if ((C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64)) || fon_reserve(C, C->n + 1))
+        if ((C->n == C->cap && grit_contacts_reserve(C, C->cap + C->cap / 4 + 64)) || cf_reserve(C, C->n + 1))
             return grit_fail(s, GRIT_ENOMEM, "out of memory adding a contact");
         int q = C->n++;
         s->gen_contacts++; /* one more row in the contact arrays (views: arrays.h) */
@@ -310,7 +275,7 @@ int grit_contact_loop(grit_scene *s)
     /* (the broad phase has made the particles' contact lists; this only
      * catches a caller that ran the loop without it) */
     const bool by_id = s->def.id_order; /* (whose lists are made after the promotions) */
-    if (fon_reserve(C, n_old + 1) || (!by_id && grit_adjacency_update(s)))
+    if (cf_reserve(C, n_old + 1) || (!by_id && grit_adjacency_update(s)))
         return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's force records");
     /* the pieces: every block, then the contacts created since the last
      * rebuild (runs of one block: promotions come block by block) */

@@ -268,12 +268,24 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
 #undef GATHER_ST
 #undef GATHER_P
 
+    /* forces on A (global), the opposite on B (run_block) */
+    const v4vec ez = vv_cross(ex, ey);
+    const v4vec F = vv_add(vv_add(vv_scale(ex, fx), vv_scale(ey, fy)), vv_scale(ez, fz));
+    const v4vec Fb = {-F.x, -F.y, -F.z};
+    const v4vec Ma = vv_cross(vv_sub(c, xa), F);
+    const v4vec Mb = vv_cross(vv_sub(c, xb), Fb);
     v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, G.uN, G.vel.x, G.vel.y},
         G3[4] = {G.vel.z, G.angvel.x, G.angvel.y, G.angvel.z};
     v4_transpose(G0);
     v4_transpose(G1);
     v4_transpose(G2);
     v4_transpose(G3);
+    v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
+    v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
+    v4_transpose(A0);
+    v4_transpose(A1);
+    v4_transpose(B0);
+    v4_transpose(B1);
     int kept = 0;
     for (int l = 0; l < 4; l++) {
         if (!geo[l]) {
@@ -295,9 +307,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         kept++;
         grit_frictphys *p = &C->phys[k[l]];
         p->f = v3(fx[l], fy[l], fz[l]);
-        /* forces on A (global), the opposite on B (run_block), summed per
-         * particle from p->f and the frame stored above; B at x_B + 0 */
-        cforce_set4(C, k[l], 0);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
         if (track) {
             E->elast += Ed[l].elast;
             E->damage += Ed[l].damage;

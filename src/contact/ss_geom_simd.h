@@ -11,12 +11,13 @@
 #include "contact/simd.h"
 #include "core/scene_impl.h"
 
-/* One lane applied its force (contact_block.h, cforce_set): how is FON_TORQUE
- * when the kernel added the law's torque, FON_B_RAW when it took B's lever
- * arm from B's position as it is (aperiodic kernels that add no zero shift) */
-static inline void cforce_set4(grit_contacts *C, int k, unsigned how)
+/* One lane's force record (contact_block.h, cforce_set) from the rows the
+ * kernels build: a0 a1 = f.xyz ta.x | ta.y ta.z . ., b0 b1 = -f.xyz tb.x |
+ * tb.y tb.z . . */
+static inline void cforce_set4(grit_contacts *C, int k, v4d a0, v4d a1, v4d b0, v4d b1)
 {
-    C->fon[k] = (uint8_t)(FON_ON | how);
+    C->cf[k] = (grit_cforce){{a0[0], a0[1], a0[2]}, {a0[3], a1[0], a1[1]}, {b0[3], b1[0], b1[1]}};
+    C->fon[k] = 1;
 }
 
 typedef struct ss4_geom {

@@ -80,18 +80,25 @@ static inline void image4(const grit_scene *s, const int *k, v4vec *xb, v4vec *v
 }
 
 /* A contact with rolling resistance, its geometry updated by the 4-wide
- * code: the law (law_hertz), and its force and torques marked as run_block
- * marks them. Returns whether it stays real. */
-static __attribute__((noinline)) int roll_lane(grit_scene *s, int k, bool track, const grit_law_ctx *L,
-                                                grit_law_energy *E)
+ * code: the law (law_hertz) and the forces and torques as run_block makes
+ * them. Returns whether it stays real. */
+static __attribute__((noinline)) int roll_lane(grit_scene *s, int k, int a, int b, grit_vec3 xa, grit_vec3 xb,
+                                                bool track, const grit_law_ctx *L, grit_law_energy *E)
 {
     grit_contacts *C = &s->c;
     grit_frictphys *p = &C->phys[k];
+    const grit_l6geom *g = &C->geom[k];
     if (!law_hertz(L, &C->geom[k], p, &C->cold[k], false, track, E, NULL, C->ext + (size_t)k * (size_t)C->ext_n)) {
         C->pair[k].flags &= (uint8_t)~CF_REAL;
         return 0;
     }
-    cforce_set(C, k, true); /* B at x_B + 0 (group4) */
+    const grit_vec3 ez = v3_cross(g->ex, g->ey);
+    const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, p->f.x), v3_scale(g->ey, p->f.y)), v3_scale(ez, p->f.z));
+    const grit_vec3 T = v3_add(v3_add(v3_scale(g->ex, p->t.x), v3_scale(g->ey, p->t.y)), v3_scale(ez, p->t.z));
+    const grit_vec3 Ma = v3_add(v3_cross(v3_sub(g->c, xa), F), T);
+    const grit_vec3 Mb = v3_sub(v3_cross(v3_sub(g->c, xb), v3_neg(F)), T);
+    (void)a, (void)b;
+    cforce_set(C, k, F, Ma, Mb);
     return 1;
 }
 
@@ -200,7 +207,16 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     }
     const v4d kn = v4_set1(1.5) * KN * sd;
 
+    /* forces on A (global), the opposite on B, and the law's torque (zero
+     * without rolling resistance, but added as run_block adds it: the sums
+     * of signed zeros are the scalar loop's) */
     const v4vec ex = G.ex, ey = G.ey, c = G.c;
+    const v4vec ez = vv_cross(ex, ey);
+    const v4vec F = vv_add(vv_add(vv_scale(ex, fx), vv_scale(ey, ty)), vv_scale(ez, tz));
+    const v4vec Fb = {-F.x, -F.y, -F.z};
+    const v4vec T = vv_add(vv_add(vv_scale(ex, P0[3]), vv_scale(ey, P1[0])), vv_scale(ez, P1[1]));
+    const v4vec Ma = vv_add(vv_cross(vv_sub(c, xa), F), T);
+    const v4vec Mb = vv_sub(vv_cross(vv_sub(c, xb), Fb), T);
     v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, G.uN, vel.x, vel.y},
         G3[4] = {vel.z, G.angvel.x, G.angvel.y, G.angvel.z};
     v4_transpose(G0);
@@ -211,6 +227,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4_transpose(F0);
     v4_transpose(F1);
     v4_transpose(S1);
+    v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
+    v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
+    v4_transpose(A0);
+    v4_transpose(A1);
+    v4_transpose(B0);
+    v4_transpose(B1);
     /* contacts with rolling resistance: the law lane by lane (law_hertz),
      * the forces as run_block makes them */
     bool rolls[4] = {false, false, false, false};
@@ -231,7 +253,8 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         v4_store(gl + 64, G2[l]);
         v4_store(gl + 96, G3[l]);
         if (rolls[l]) {
-            kept += roll_lane(s, k[l], track, L, E);
+            kept += roll_lane(s, k[l], a[l], b[l], v3(xa.x[l], xa.y[l], xa.z[l]), v3(xb.x[l], xb.y[l], xb.z[l]), track,
+                              L, E);
             continue;
         }
         if (apart[l]) { /* the law ends the contact: no force this step */
@@ -251,11 +274,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         v4_store(x[l] + GRIT_HERTZ_X_FS, S1[l]); /* FSy FSz MU FDN */
         v4_store(p[l], F0[l]);
         v4_store((char *)p[l] + 32, F1[l]);
-        /* forces on A (global), the opposite on B, and the law's torque (zero
-         * without rolling resistance, but added as run_block adds it: the
-         * sums of signed zeros are the scalar loop's), summed per particle
-         * from the records stored above; B at x_B + 0 */
-        cforce_set4(C, k[l], FON_TORQUE);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
     }
     return kept;
 }

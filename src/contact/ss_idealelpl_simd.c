@@ -182,6 +182,13 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     }
     (void)E;
 
+    /* forces on A (global), the opposite on B; broken lanes apply nothing */
+    const v4vec ez = vv_cross(ex, ey);
+    const v4d fxk = v4_sel(keep, fx, zero), fyk = v4_sel(keep, fy, zero), fzk = v4_sel(keep, fz, zero);
+    const v4vec F = vv_add(vv_add(vv_scale(ex, fxk), vv_scale(ey, fyk)), vv_scale(ez, fzk));
+    const v4vec Ma = vv_cross(vv_sub(c, xa), F);
+    const v4vec Mb = vv_cross(vv_sub(c, xb), (v4vec){-F.x, -F.y, -F.z});
+
     /* geometry records: four rows of four doubles, transposed back */
     v4d G0[4] = {ex.x, ex.y, ex.z, ey.x}, G1[4] = {ey.y, ey.z, c.x, c.y}, G2[4] = {c.z, uN, vel.x, vel.y},
         G3[4] = {vel.z, angvel.x, angvel.y, angvel.z};
@@ -189,9 +196,16 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     v4_transpose(G1);
     v4_transpose(G2);
     v4_transpose(G3);
-    /* force rows (f, first torque component kept) */
+    /* force rows (f, first torque component kept) and particle increments */
     v4d F0[4] = {fx, fy, fz, P0[3]};
     v4_transpose(F0);
+    const v4vec Fb = {-F.x, -F.y, -F.z};
+    v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
+    v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
+    v4_transpose(A0);
+    v4_transpose(A1);
+    v4_transpose(B0);
+    v4_transpose(B1);
     int kept = 0;
     for (int l = 0; l < 4; l++) {
         char *gl = (char *)g[l];
@@ -205,9 +219,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
         }
         v4_store(p[l], F0[l]);
         kept++;
-        /* forces on A (global), the opposite on B, summed per particle from
-         * the records stored above; broken lanes apply nothing */
-        cforce_set4(C, k[l], periodic ? 0 : FON_B_RAW);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
     }
     return kept;
 }

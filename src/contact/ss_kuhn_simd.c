@@ -284,6 +284,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     const v4d fy = vv_dot(fts, ep) * iq, fz = vv_dot(fts, ez) * iq;
     const v4d fx = fn + vv_dot(fts, n1) - dd * fy;
 
+    /* forces on A (global), the opposite on B (run_block) */
+    const v4vec F = vv_add(vv_add(vv_scale(ex, fx), vv_scale(ey, fy)), vv_scale(ez, fz));
+    const v4vec Fb = {-F.x, -F.y, -F.z};
+    const v4vec Ma = vv_cross(vv_sub(c, xa), F);
+    const v4vec Mb = vv_cross(vv_sub(c, xb), Fb);
+
     /* the contacts' records back, rows of four doubles transposed, for the
      * lanes done here (they are the contacts' own: any order will do) */
     const bool all = v4_all(geo);
@@ -300,6 +306,12 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
     store_rows(xp, 32, Y1, geo, all);
     /* forces into the particles' accumulators and energy into the books in
      * contact order, the scalar lanes in between */
+    v4d A0[4] = {F.x, F.y, F.z, Ma.x}, A1[4] = {Ma.y, Ma.z, zero, zero};
+    v4d B0[4] = {Fb.x, Fb.y, Fb.z, Mb.x}, B1[4] = {Mb.y, Mb.z, zero, zero};
+    v4_transpose(A0);
+    v4_transpose(A1);
+    v4_transpose(B0);
+    v4_transpose(B1);
     const int ngeo = (int)-(geo[0] + geo[1] + geo[2] + geo[3]), nlw = (int)-(lw[0] + lw[1] + lw[2] + lw[3]);
     /* counters shared by the threads: integer sums, the same in any order */
 #pragma omp atomic
@@ -314,9 +326,7 @@ static inline __attribute__((always_inline)) int group4(grit_scene *s, const int
             kept += scalar_any(s, k[l], track, periodic, E);
             continue;
         }
-        /* forces on A (global), the opposite on B (run_block), summed per
-         * particle from the records stored above */
-        cforce_set4(C, k[l], periodic ? 0 : FON_B_RAW);
+        cforce_set4(C, k[l], A0[l], A1[l], B0[l], B1[l]); /* A0 A1: f.xyz ta.xyz, B0 B1: -f.xyz tb.xyz */
         if (track) {
             if (damped[l]) E->visc += visc[l];
             E->elast += Un[l] + (kt[l] > 0 ? 0.5 * (fts.x[l] * fts.x[l] + fts.y[l] * fts.y[l] + fts.z[l] * fts.z[l]) / kt[l]

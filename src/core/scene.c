@@ -224,6 +224,7 @@ void grit_contacts_free(grit_contacts *c)
     grit_keep_free(c->cold);
     grit_keep_free(c->ext);
     grit_keep_free(c->pot);
+    free(c->cf);
     free(c->fon);
     free(c->adj);
     free(c->adj_start);

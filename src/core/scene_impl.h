@@ -158,15 +158,11 @@ typedef struct grit_contact_cold {
     int64_t step_created;
 } grit_contact_cold;
 
-/* fon[k]: how contact k applied a force this step (0: none). The forces
- * are not stored: each particle's sum computes them again from the frame,
- * the contact point and the local force and torque (contact/contact_loop.c,
- * contact_force_add), as the contact's kernel computed them. */
-enum {
-    FON_ON = 1u << 0,     /* a force on A, the opposite on B */
-    FON_TORQUE = 1u << 1, /* and the law's torque (phys.t) */
-    FON_B_RAW = 1u << 2,  /* B's lever arm from its position itself, not position + image shift */
-};
+/* A contact's force on A and the torques on A and B (global; B gets -f),
+ * stored by the contact loop and summed per particle (contact_loop.c). */
+typedef struct grit_cforce {
+    grit_vec3 f, ta, tb;
+} grit_cforce;
 
 /* id_order: a slot of a particle's contact list with its sort key
  * (contact/adjacency.c) */
@@ -195,11 +191,11 @@ typedef struct grit_contacts {
     grit_pair *pot;
     int n_pot, cap_pot, n_promoted;
     int pot_start[GRIT_BLOCK_MAX + 1];
-    /* the step's forces (not saved, never permuted): fon[k] (FON_*) tells
-     * whether and how contact k applied one (contact/contact_loop.c);
-     * fon_cap slots */
+    /* the step's forces (not saved, never permuted): cf[k] holds contact
+     * k's force when fon[k] (contact/contact_loop.c); cf_cap slots */
+    grit_cforce *cf;
     uint8_t *fon;
-    int fon_cap;
+    int cf_cap;
     /* the contacts [0, adj_n) of each particle i, adj[adj_start[i]] ..
      * adj[adj_start[i + 1] - 1], as 2 k + (1 if i is B), k ascending; made
      * again when adj_ok is false (a rebuild, a re-sort, a loaded scene);
