@@ -31,6 +31,22 @@ def version():
         return re.search(r'^#define GRIT_VERSION "([0-9.]+)"', f.read(), re.M).group(1)
 
 
+def compiler_mismatch(cache_text, cc):
+    """The C compiler a CMake cache was configured with, if $CC (cc) names another one; else None. CMake
+    keeps a folder's first compiler whatever CC says later, so a pip install with another CC would
+    otherwise build silently with the old one."""
+    if not cc:
+        return None
+    m = re.search(r"^CMAKE_C_COMPILER:[A-Z]+=(.*)$", cache_text, re.M)
+    if not m or not m.group(1).strip():
+        return None
+    cached = m.group(1).strip()
+    wanted = shutil.which(cc.split()[0]) or cc.split()[0]
+    if os.path.realpath(wanted) == os.path.realpath(cached):
+        return None
+    return cached
+
+
 def run(cmd):
     print("grit setup.py:", " ".join(cmd), flush=True)
     subprocess.check_call(cmd)
@@ -43,7 +59,18 @@ class BuildWithEngine(build_py):
         super().run()
         build = os.environ.get("GRIT_BUILD_DIR") or os.path.join(HERE, "build", "python-cmake")
         jobs = os.environ.get("JOBS") or str(min(2, os.cpu_count() or 1))
-        if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
+        cache = os.path.join(build, "CMakeCache.txt")
+        if os.path.exists(cache):
+            with open(cache, errors="replace") as f:
+                old = compiler_mismatch(f.read(), os.environ.get("CC"))
+            if old and os.environ.get("GRIT_BUILD_DIR"):
+                sys.exit(f"grit setup.py: GRIT_BUILD_DIR={build} was configured with the C compiler {old}, "
+                         f"not CC={os.environ['CC']}; use another folder or remove it")
+            if old:
+                print(f"grit setup.py: {build} was configured with {old}; CC={os.environ['CC']}: configuring "
+                      "it again", flush=True)
+                shutil.rmtree(build)
+        if not os.path.exists(cache):
             run(["cmake", "-S", HERE, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
                  "-DGRIT_INSTALL_PYTHON=OFF"])
         run(["cmake", "--build", build, "-j", jobs, "--target", "grit_shared", "grit_cli", "grit_man"])
