@@ -241,22 +241,30 @@ static void ellipsoids_fill_box(void)
 }
 
 /* ---- mass and energy: capsules and ellipsoids pour into a 4 cm box ------------------------- */
-static grit_scene *pour(grit_vec3 angvel)
+/* an inlet in a cylinder over the middle of a 4 cm floor, 0.1 kg/s, its
+ * particles thrown down and sideways and turning at angvel */
+static grit_inlet_def cylinder_inlet(int m, grit_vec3 angvel)
 {
-    int m;
-    grit_scene *s = scene(&m);
-    fx_wall(s, m, 2, 0.0, 1);
-    for (int a = 0; a < 2; a++) fx_wall(s, m, a, 0.0, 1), fx_wall(s, m, a, 0.04, -1);
     grit_inlet_def d = grit_default_inlet_def();
     d.region = GRIT_REGION_CYLINDER;
     d.center = v3(0.02, 0.02, 0.02);
     d.radius = 0.018;
     d.height = 0.02;
     d.mass_rate = 0.1;
-    d.max_mass = 0.006;
     d.material = m;
     d.vel = v3(0.2, 0, -1.5);
     d.angvel = angvel;
+    return d;
+}
+
+static grit_scene *pour(grit_vec3 angvel)
+{
+    int m;
+    grit_scene *s = scene(&m);
+    fx_wall(s, m, 2, 0.0, 1);
+    for (int a = 0; a < 2; a++) fx_wall(s, m, a, 0.0, 1), fx_wall(s, m, a, 0.04, -1);
+    grit_inlet_def d = cylinder_inlet(m, angvel);
+    d.max_mass = 0.006;
     d.seed = 23;
     d.n_shapes = 2;
     d.shapes[0] = CAPSULE, d.shapes[0].mass_frac = 0.4;
@@ -319,17 +327,9 @@ static void spinning(void)
             int m;
             s = scene(&m);
             fx_wall(s, m, 2, 0.0, 1);
-            grit_inlet_def d = grit_default_inlet_def();
-            d.region = GRIT_REGION_CYLINDER;
-            d.center = v3(0.02, 0.02, 0.02);
-            d.radius = 0.018;
-            d.height = 0.02;
-            d.mass_rate = 0.1;
+            grit_inlet_def d = cylinder_inlet(m, SPIN);
             d.max_mass = 0.004;
             d.r_min = 0.8e-3, d.r_max = 1.2e-3;
-            d.material = m;
-            d.vel = v3(0.2, 0, -1.5);
-            d.angvel = SPIN;
             CHECK(grit_add_inlet(s, &d) == 0);
         }
         grit_inlet_def d;

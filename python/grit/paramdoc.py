@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Dict, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence
 
 from . import _lib
 from .params import Group, format_value
@@ -95,12 +95,14 @@ def generate() -> str:
     return "\n".join(out)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """The command line python3 -m grit.paramdoc (print, --write or --check); returns the exit status."""
-    ap = argparse.ArgumentParser(prog="python3 -m grit.paramdoc", description=__doc__.splitlines()[0])
+def generated_file_cli(prog: str, what: str, generate: Callable[[], str],
+                       argv: Optional[Sequence[str]] = None, doc: str = "") -> int:
+    """The command line of a generated file (print it, --write FILE, or --check FILE: exit 1 if FILE differs);
+    shared by python3 -m grit.paramdoc and grit.stubgen. Returns the exit status."""
+    ap = argparse.ArgumentParser(prog=f"python3 -m {prog}", description=doc.splitlines()[0] if doc else None)
     g = ap.add_mutually_exclusive_group()
-    g.add_argument("--write", metavar="FILE", help="write the reference to FILE")
-    g.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated reference")
+    g.add_argument("--write", metavar="FILE", help=f"write the {what} to FILE")
+    g.add_argument("--check", metavar="FILE", help=f"exit 1 if FILE differs from the generated {what}")
     a = ap.parse_args(argv)
     text = generate()
     if a.write:
@@ -111,15 +113,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             with open(a.check) as f:
                 current = f.read()
         except OSError as e:
-            print(f"grit.paramdoc: {e}", file=sys.stderr)
+            print(f"{prog}: {e}", file=sys.stderr)
             return 1
         if current != text:
-            print(f"{a.check} is out of date: regenerate it with python3 -m grit.paramdoc --write {a.check}",
+            print(f"{a.check} is out of date: regenerate it with python3 -m {prog} --write {a.check}",
                   file=sys.stderr)
             return 1
     else:
         sys.stdout.write(text)
     return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line python3 -m grit.paramdoc (print, --write or --check); returns the exit status."""
+    return generated_file_cli("grit.paramdoc", "reference", generate, argv, __doc__ or "")
 
 
 if __name__ == "__main__":

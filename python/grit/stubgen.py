@@ -14,12 +14,12 @@ checking (typing.TYPE_CHECKING); at run time nothing reads it.
 """
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from typing import List, Optional, Sequence
 
 from . import _lib
+from .paramdoc import generated_file_cli
 from .params import Group, Param
 
 GETTER = {"double": "float", "int": "int", "flag": "bool", "vec3": "Tuple[float, float, float]"}
@@ -118,29 +118,7 @@ def generate() -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line python3 -m grit.stubgen (print, --write or --check); returns the exit status."""
-    ap = argparse.ArgumentParser(prog="python3 -m grit.stubgen", description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--write", metavar="FILE", help="write the stub to FILE")
-    g.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated stub")
-    a = ap.parse_args(argv)
-    text = generate()
-    if a.write:
-        with open(a.write, "w") as f:
-            f.write(text)
-    elif a.check:
-        try:
-            with open(a.check) as f:
-                current = f.read()
-        except OSError as e:
-            print(f"grit.stubgen: {e}", file=sys.stderr)
-            return 1
-        if current != text:
-            print(f"{a.check} is out of date: regenerate it with python3 -m grit.stubgen --write {a.check}",
-                  file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(text)
-    return 0
+    return generated_file_cli("grit.stubgen", "stub", generate, argv, __doc__ or "")
 
 
 if __name__ == "__main__":
