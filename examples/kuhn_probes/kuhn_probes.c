@@ -9,8 +9,10 @@
  *    spheres (radius 0.9-1.1 mm, kn = kt = 1e5 N/m, mu = 0.5) in a periodic
  *    cube, compressed isotropically without friction to p0 = 100 kPa (a
  *    dense packing), then, with friction, loaded in drained triaxial
- *    compression along z at constant mean stress p0 (lateral strain rates
- *    servo-controlled) up to q/p = 0.9 (the peak is 1.07), and relaxed
+ *    compression along z at constant mean stress p0 up to q/p = 0.9 (the
+ *    peak is 1.07), both through the cell's stress controller
+ *    (grit_cell_ctrl_*: the lateral stresses held at the value that keeps
+ *    p = p0 while the axial rate is prescribed), and relaxed
  *    at constant cell. This state is kept in memory; every probe runs in a
  *    child process (fork) that owns a copy of it: restart files do not hold
  *    periodic cells yet.
@@ -249,58 +251,69 @@ static grit_scene *prepare(const config *C)
     const double H[3][3] = {{L, 0, 0}, {0, L, 0}, {0, 0, L}};
     if (grit_cell_set(s, H)) die(s, "cell");
 
-    /* isotropic compression: fast through the gas, then servo-controlled */
+    /* isotropic compression through the cell's stress controller: all three
+     * axes held at -p0, the rate capped at 5e-5 per step through the gas */
     long steps = 0;
-    set_grad(s, -25.0, -25.0, -25.0); /* 5e-5 per step */
-    while (vol / grit_cell_volume(s) < 0.55) {
-        if (grit_step(s, 20)) die(s, "compress");
-        steps += 20;
+    grit_cell_ctrl_def cd = grit_default_cell_ctrl_def();
+    for (int a = 0; a < 3; a++) {
+        cd.mode[a] = GRIT_CTRL_STRESS;
+        cd.goal[a] = -p0;
     }
+    cd.max_rate = 25.0;
+    cd.every = 10;
+    cd.stress_tol = 0.01;
+    cd.settle = 5;
+    if (grit_cell_ctrl_set(s, &cd)) die(s, "isotropic controller");
     for (int k = 0;; k++) {
-        const sym6 sg = stress6(s);
-        const double e = (p0 - pressure(sg)) / p0;
-        /* up to 1e-5 per step far from p0, 2e-6 near it */
-        const double rate = (e > 0.5 ? 5.0 : 1.0) * fmax(-1.0, fmin(1.0, 5 * e));
-        set_grad(s, -rate, -rate, -rate);
-        if (grit_step(s, 10)) die(s, "servo");
-        steps += 10;
-        if (k % 50 == 49) {
-            const census c = take_census(s, n);
-            if (C->verbose)
-                fprintf(stderr, "  iso: step %ld p %.4g Pa, %d contacts, unbalanced %.2g\n", steps, pressure(sg),
-                        c.contacts, c.unbalanced);
-            if (fabs(e) < 0.02 && c.unbalanced < 0.05) break;
-            if (k > 20000) die(s, "isotropic compression does not converge");
+        long ran = 0;
+        const int rc = grit_cell_ctrl_run(s, 500, &ran);
+        if (rc != GRIT_OK && rc != GRIT_ESTATE) die(s, "isotropic compression");
+        if (ran == 0) { /* converged on the stress, the forces still out of balance: keep stepping */
+            if (grit_step(s, 500)) die(s, "isotropic compression");
+            ran = 500;
         }
+        steps += ran;
+        const census c = take_census(s, n);
+        if (C->verbose && k % 5 == 4)
+            fprintf(stderr, "  iso: step %ld p %.4g Pa, %d contacts, unbalanced %.2g\n", steps, pressure(stress6(s)),
+                    c.contacts, c.unbalanced);
+        if (rc == GRIT_OK && c.unbalanced < 0.05) break;
+        if (k > 200) die(s, "isotropic compression does not converge");
     }
-    set_grad(s, 0, 0, 0);
-    /* triaxial compression along z at constant mean stress, with friction */
+    /* triaxial compression along z at constant mean stress, with friction:
+     * the axial rate prescribed (1e-6 per step), the lateral stresses held
+     * at the value that keeps p = p0 given the axial stress now, their goal
+     * renewed every 50 steps */
     set_no_frict(s, false);
-    const double ez = 0.5; /* 1e-6 per step */
-    double lat = 0.5 * ez, F[3][3];
+    double F[3][3];
     grit_cell_get_trsf(s, F);
     const double fz0 = F[2][2], vol0 = F[0][0] * F[1][1] * F[2][2];
     double axial = 0;
+    cd.mode[2] = GRIT_CTRL_RATE;
+    cd.goal[2] = -0.5;
+    cd.every = 5;
+    cd.max_rate = 5.0;
     for (int k = 0;; k++) {
-        set_grad(s, lat, lat, -ez);
-        if (grit_step(s, 10)) die(s, "triaxial");
-        steps += 10;
         const sym6 sg = stress6(s);
-        /* the lateral rate: constant volume plus a correction towards p0 */
-        lat = 0.5 * ez + 10.0 * (pressure(sg) - p0) / p0;
+        cd.goal[0] = cd.goal[1] = -0.5 * (3 * p0 + sg.zz);
+        if (grit_cell_ctrl_set(s, &cd)) die(s, "triaxial controller");
+        if (grit_step(s, 50)) die(s, "triaxial");
+        steps += 50;
+        const sym6 sn = stress6(s);
         grit_cell_get_trsf(s, F);
         axial = -log(F[2][2] / fz0);
-        if (C->verbose && k % 500 == 499) {
+        if (C->verbose && k % 100 == 99) {
             int st[GRIT_KUHN_STATUS_COUNT];
             grit_kuhn_status_counts(s, st);
             const census c = take_census(s, n);
             fprintf(stderr, "  triax: eps_z %.4f p %.4g q/p %.4f, vol. strain %.2e, %d contacts, sliding %d (%.1f %%)\n",
-                    axial, pressure(sg), deviator(sg) / pressure(sg), -log(F[0][0] * F[1][1] * F[2][2] / vol0), c.contacts,
-                    st[GRIT_KUHN_SLIP], 100.0 * st[GRIT_KUHN_SLIP] / c.contacts);
+                    axial, pressure(sn), deviator(sn) / pressure(sn), -log(F[0][0] * F[1][1] * F[2][2] / vol0),
+                    c.contacts, st[GRIT_KUHN_SLIP], 100.0 * st[GRIT_KUHN_SLIP] / c.contacts);
         }
-        if (deviator(sg) >= C->qp_target * pressure(sg)) break;
+        if (deviator(sn) >= C->qp_target * pressure(sn)) break;
         if (axial >= C->axial_max) die(s, "the triaxial loading does not reach the q/p target");
     }
+    if (grit_cell_ctrl_clear(s)) die(s, "controller");
     set_grad(s, 0, 0, 0);
     for (int k = 0; k < 200; k++) {
         if (grit_step(s, 10)) die(s, "relax");
@@ -777,6 +790,8 @@ static int check(const study *S, const config *C, grit_scene *s)
     EXPECT(deviator(sg) > 0.85 * pressure(sg) && fabs(pressure(sg) - C->p0) < 0.01 * C->p0, "q/p %.3f, p %.4g Pa",
            deviator(sg) / pressure(sg), pressure(sg));
     EXPECT(c.at_limit > 0.1 * c.contacts, "%d of %d contacts at the friction limit", c.at_limit, c.contacts);
+    fprintf(stderr, "prepared: p %.4g Pa, q/p %.3f, %d of %d contacts at the friction limit (%.1f %%)\n", pressure(sg),
+            deviator(sg) / pressure(sg), c.at_limit, c.contacts, 100.0 * c.at_limit / c.contacts);
     int n_plastic = 0;
     for (int j = 0; j < C->n_dirs; j++) {
         const double phi = dir_phi(C, j), deg = phi * 180 / M_PI;
