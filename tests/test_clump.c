@@ -342,18 +342,26 @@ static void refused(void)
     CHECK(grit_set_angvel(s, id, v3(0, 0, 2)) == GRIT_OK);
     grit_get_vel(s, id + 2, &x);
     CHECK_VEC(x, 0, 0.01, 0, 1e-12);
+    /* a cell in which the clump (members 0.01 apart, radii 0.01) would
+     * span more than half the cell: refused, naming the clump */
+    const double Hs[3][3] = {{0.05, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    CHECK(grit_cell_set(s, Hs) == GRIT_ESTATE);
+    CHECK(strstr(grit_last_error(s), "clump 0 (2 members) spans 0.6 of the periodic cell along base vector 0") != NULL);
     const double H[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    CHECK(grit_cell_set(s, H) == GRIT_ESTATE);
-    CHECK(strstr(grit_last_error(s), "clump") != NULL);
+    CHECK(grit_cell_set(s, H) == GRIT_OK); /* clumps live in periodic cells (test_clump_periodic.c) */
     CHECK(grit_get_clump(s, 99, NULL, NULL) == GRIT_EINVAL);
     grit_scene_destroy(s);
     /* and in a periodic scene */
     s = su_scene(1e-5, v3(0, 0, 0), 0);
     m = su_mat(s, 1e7, 2000);
-    CHECK(grit_cell_set(s, H) == GRIT_OK);
+    CHECK(grit_cell_set(s, Hs) == GRIT_OK);
     d.material = m;
-    CHECK(grit_add_clump(s, &d) == GRIT_ESTATE);
-    CHECK(strstr(grit_last_error(s), "periodic") != NULL);
+    CHECK(grit_add_clump(s, &d) == GRIT_EINVAL); /* too wide for the cell: nothing added */
+    CHECK(strstr(grit_last_error(s), "span 0.6 of the periodic cell along base vector 0") != NULL);
+    CHECK(grit_particle_count(s) == 0);
+    CHECK(grit_cell_set(s, H) == GRIT_OK);
+    CHECK(grit_add_clump(s, &d) == 0);
+    CHECK(grit_particle_count(s) == 3);
     grit_scene_destroy(s);
 }
 

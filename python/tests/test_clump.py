@@ -102,9 +102,14 @@ def test_clump_errors():
         s.add_clump([1, 2, 3], 1)
     with pytest.raises(grit.ParameterError, match="neither a clump nor a clump member"):
         s.clump_of(99)
-    with pytest.raises(grit.StateError, match="periodic"):
-        s.cell = (1, 1, 1)
+    # the template spans 0.02 m along x: half of a 0.04 m cell, which is too much
+    with pytest.raises(grit.StateError, match=r"clump 0 \(3 members\) spans 0.5 of the periodic cell along base vector 0"):
+        s.cell = (0.04, 1, 1)
+    s.cell = (1, 1, 1)
     p = grit.Scene()
-    p.cell = (1, 1, 1)
-    with pytest.raises(grit.StateError, match="periodic"):
+    p.cell = (0.04, 1, 1)
+    with pytest.raises(grit.ParameterError, match="span 0.5 of the periodic cell along base vector 0"):
         p.add_clump(*TEMPLATE)
+    assert len(p.particles) == 0
+    p.cell = (1, 1, 1)
+    assert p.add_clump(*TEMPLATE) == 0

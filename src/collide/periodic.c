@@ -100,6 +100,37 @@ static bool reduced_box(const grit_scene *s, int i, const grit_mat3 *Hinv, doubl
     return true;
 }
 
+void grit_rspan_add(grit_rspan *sp, const grit_mat3 *Hinv, grit_vec3 x, double r)
+{
+    for (int a = 0; a < 3; a++) {
+        const grit_vec3 row = v3(m3_at(Hinv, a, 0), m3_at(Hinv, a, 1), m3_at(Hinv, a, 2));
+        const double c = v3_dot(row, x), e = r * v3_norm(row);
+        sp->lo[a] = fmin(sp->lo[a], c - e);
+        sp->hi[a] = fmax(sp->hi[a], c + e);
+    }
+}
+
+int grit_rspan_over(const grit_rspan *sp, double limit, double *width)
+{
+    for (int a = 0; a < 3; a++) {
+        *width = sp->hi[a] - sp->lo[a];
+        if (!(*width < limit)) return a;
+    }
+    return -1;
+}
+
+/* The reduced span of clump c's members, each ball enlarged by skin. */
+static grit_rspan clump_span(const grit_scene *s, int c, const grit_mat3 *Hinv, double skin)
+{
+    grit_rspan sp = grit_rspan_empty();
+    const grit_clump_data *cd = &s->clumps[c];
+    for (int k = 0; k < cd->n; k++) {
+        const int j = s->id2idx[cd->body + 1 + k];
+        grit_rspan_add(&sp, Hinv, s->b.pr[j].pos, s->b.pr[j].r + skin);
+    }
+    return sp;
+}
+
 int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, const char *who)
 {
     const grit_mat3 Hinv = m3_inverse(H);
@@ -119,6 +150,17 @@ int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, co
                                  who, s->b.id[i], skin > 0 ? " with the skin" : "", 2.0 * v3_get(e, a), a,
                                  skin > 0 ? ", or reduce verlet_dist" : "");
     }
+    for (int c = 0; c < s->n_clumps; c++) {
+        const grit_rspan sp = clump_span(s, c, &Hinv, skin);
+        double w;
+        const int a = grit_rspan_over(&sp, 0.5, &w);
+        if (a >= 0)
+            return grit_fail(s, GRIT_ESTATE,
+                             "%s: clump %d (%d members) spans %.4g of the periodic cell along base vector %d%s; it "
+                             "must stay below 0.5 so that it never meets its own image (enlarge the cell%s)",
+                             who, s->clumps[c].body, s->clumps[c].n, w, a, skin > 0 ? " with the skin" : "",
+                             skin > 0 ? ", or reduce verlet_dist" : "");
+    }
     return GRIT_OK;
 }
 
@@ -133,6 +175,13 @@ double grit_periodic_max_skin(const grit_scene *s)
         for (int a = 0; a < 3; a++) {
             const double g = v3_get(e1, a) - v3_get(e0, a);
             if (g > 0) cap = fmin(cap, (0.225 - v3_get(e0, a)) / g);
+        }
+    }
+    for (int c = 0; c < s->n_clumps; c++) { /* the skin widens a clump's span by 2 |row| per unit */
+        const grit_rspan sp = clump_span(s, c, &Hinv, 0.0);
+        for (int a = 0; a < 3; a++) {
+            const grit_vec3 row = v3(m3_at(&Hinv, a, 0), m3_at(&Hinv, a, 1), m3_at(&Hinv, a, 2));
+            cap = fmin(cap, (0.45 - (sp.hi[a] - sp.lo[a])) / (2.0 * v3_norm(row)));
         }
     }
     return cap;

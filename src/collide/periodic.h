@@ -42,4 +42,21 @@ double grit_periodic_max_skin(const grit_scene *s);
  * error naming the particle; `who` prefixes the message. */
 int grit_periodic_check_boxes(grit_scene *s, const grit_mat3 *H, double skin, const char *who);
 
+/* The extent in reduced coordinates of a union of balls (a clump's
+ * members): lowest and highest reduced coordinate per base vector. A clump
+ * must span less than half the cell, like a single box, so that none of its
+ * members can meet a member of its own image (the broad phase never pairs
+ * two members of one clump, whatever the image). */
+typedef struct grit_rspan {
+    double lo[3], hi[3];
+} grit_rspan;
+static inline grit_rspan grit_rspan_empty(void)
+{
+    return (grit_rspan){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+}
+/* add the ball (x, r) */
+void grit_rspan_add(grit_rspan *sp, const grit_mat3 *Hinv, grit_vec3 x, double r);
+/* The axis along which the span exceeds `limit` (its width in *width), or -1. */
+int grit_rspan_over(const grit_rspan *sp, double limit, double *width);
+
 #endif

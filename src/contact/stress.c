@@ -14,6 +14,17 @@ static bool is_boundary(int shape)
     return shape == GRIT_SHAPE_WALL || shape == GRIT_SHAPE_FACET || shape == GRIT_SHAPE_INFCYLINDER;
 }
 
+/* Where a contact's branch vector ends on particle i (its image shifted by
+ * `shift`): a boundary's contact point c, a clump member's body centre (the
+ * clump, not the member, is the body in equilibrium, and the cell's affine
+ * field moves the body's centre), else the particle's centre. */
+static grit_vec3 branch_end(const grit_scene *s, int i, grit_vec3 c, grit_vec3 shift)
+{
+    if (is_boundary(s->b.shape[i])) return c;
+    if (s->b.flags[i] & PF_MEMBER) return v3_add(s->b.pr[s->id2idx[s->clumps[s->b.sidx[i]].body]].pos, shift);
+    return v3_add(s->b.pr[i].pos, shift);
+}
+
 static bool inside(grit_vec3 p, const grit_vec3 *lo, const grit_vec3 *hi)
 {
     if (!lo) return true;
@@ -65,8 +76,7 @@ static int sum_contacts(const grit_scene *s, const grit_vec3 *lo, const grit_vec
         const grit_vec3 f = C->phys[k].f, ez = l6_ez(g);
         const grit_vec3 F = v3_add(v3_add(v3_scale(g->ex, f.x), v3_scale(g->ey, f.y)), v3_scale(ez, f.z));
         const grit_vec3 shift = s->cell ? m3_mul_k(&s->cell->H, pp->cell) : v3_zero(); /* B's image */
-        const grit_vec3 xa = is_boundary(s->b.shape[pp->a]) ? g->c : s->b.pr[pp->a].pos;
-        const grit_vec3 xb = is_boundary(s->b.shape[pp->b]) ? g->c : v3_add(s->b.pr[pp->b].pos, shift);
+        const grit_vec3 xa = branch_end(s, pp->a, g->c, v3_zero()), xb = branch_end(s, pp->b, g->c, shift);
         const grit_vec3 l = v3_sub(xb, xa);
         const double Fv[3] = {F.x, F.y, F.z}, lv[3] = {l.x, l.y, l.z};
         for (int i = 0; i < 3; i++)

@@ -46,9 +46,6 @@ void grit_cell_free(grit_cell *c)
 int grit_cell_set(grit_scene *s, const double Hm[3][3])
 {
     static const char *who = "grit_cell_set";
-    if (s->n_clumps)
-        return grit_fail(s, GRIT_ESTATE, "%s: the scene has %d clump%s; clumps are not supported in a periodic cell",
-                         who, s->n_clumps, s->n_clumps == 1 ? "" : "s");
     if (check_finite(s, who, "H", Hm)) return GRIT_EINVAL;
     const grit_mat3 H = from_rows(Hm);
     const double det = m3_det(&H), scale = v3_norm(H.c[0]) * v3_norm(H.c[1]) * v3_norm(H.c[2]);

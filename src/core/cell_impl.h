@@ -108,6 +108,15 @@ static inline __attribute__((always_inline)) void grit_cell_image(const grit_cel
     *dvs = m3_mul_k(&c->LH, k);
 }
 
+/* Move of particle i's wrapped image x - H p since the last rebuild, from
+ * its move dpos (see collide/periodic.c): what the Verlet check compares
+ * with the skin. Infinite for a particle the broad phase has not seen. */
+static inline grit_vec3 grit_cell_image_move(const grit_cell *c, int i, grit_vec3 dpos)
+{
+    if (i >= c->n_period) return v3(INFINITY, INFINITY, INFINITY);
+    return v3_sub(dpos, m3_mul(&c->dH, c->period[i]));
+}
+
 /* The gradV2 velocity update of one particle:
  *   v+ = (I - dt/2 L+)^-1 ((L+ - L-) x + (I + dt/2 L-) v + dt a),
  * i.e. exactly f+ = f- + dt a for the fluctuation velocity of spec 9.3,

@@ -121,14 +121,6 @@ static inline grit_vec3 cell_dspin(const grit_cell *c, unsigned blocked)
     return d;
 }
 
-/* move of the particle's wrapped image x - H p since the last rebuild (see
- * collide/periodic.c); infinite for a particle the broad phase has not seen */
-static inline grit_vec3 cell_disp(const grit_cell *c, int i, grit_vec3 dpos)
-{
-    if (i >= c->n_period) return v3(INFINITY, INFINITY, INFINITY);
-    return v3_sub(dpos, m3_mul(&c->dH, c->period[i]));
-}
-
 typedef struct lf_sums {
     double maxd2, check, edamp, evisc;
 } lf_sums;
@@ -302,7 +294,7 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     b->ft[i].t = v3_zero();
     if (general && (fl & PF_LOCAL6)) grit_local6_force(s, i);
     grit_vec3 dpos = v3_sub(pos, b->refpos[i]);
-    if (periodic) dpos = cell_disp(s->cell, i, dpos);
+    if (periodic) dpos = grit_cell_image_move(s->cell, i, dpos);
     const double d2 = v3_norm2(dpos);
     if (d2 > S->maxd2) S->maxd2 = d2;
     S->check += pos.x + pos.y + pos.z;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collide/periodic.h"
+#include "core/cell_impl.h"
 #include "core/storage.h"
 #include "grit/clump.h"
 #include "material/material.h"
@@ -291,15 +293,32 @@ int grit_get_clump_properties(grit_scene *s, const grit_clump_def *d, grit_clump
 }
 
 /* ------------------------------------------------------------- adding */
+/* In a periodic cell the clump must span less than half the cell (see
+ * grit_rspan in collide/periodic.h); checked before anything is added. */
+static int check_cell_span(grit_scene *s, const grit_clump_def *d)
+{
+    grit_quat q;
+    grit_shape_check_ori(s, "clump", d->ori, &q);
+    grit_rspan sp = grit_rspan_empty();
+    for (int k = 0; k < d->n; k++)
+        grit_rspan_add(&sp, &s->cell->Hinv, v3_add(d->pos, q_rotate(q, d->centers[k])), d->radii[k]);
+    double w;
+    const int a = grit_rspan_over(&sp, 0.5, &w);
+    if (a < 0) return GRIT_OK;
+    return grit_fail(s, GRIT_EINVAL,
+                     "clump: its %d members span %.4g of the periodic cell along base vector %d; a clump must stay "
+                     "below 0.5 of the cell so that it never meets its own image (enlarge the cell)",
+                     d->n, w, a);
+}
+
 int grit_add_clump(grit_scene *s, const grit_clump_def *d)
 {
-    if (s->cell)
-        return grit_fail(s, GRIT_ESTATE, "clump: clumps are not supported in a periodic cell (docs/clumps.md)");
     grit_clump_props p;
     double E[3][3];
     grit_vec3 ct;
     int rc = clump_props(s, d, &p, E, &ct);
     if (rc) return rc;
+    if (s->cell && (rc = check_cell_span(s, d))) return rc;
     if ((rc = grit_reserve_bodies(s, d->n + 1))) return rc;
     if (grit_shape_reserve(s, (void **)&s->clumps, sizeof *s->clumps, s->n_clumps, &s->cap_clumps, "clump"))
         return GRIT_ENOMEM;
@@ -355,7 +374,9 @@ double grit_clump_place_one(grit_scene *s, int c)
         b->vw[j].v = v3_add(V, v3_cross(W, l));
         b->vw[j].w = W;
         b->ori[j] = q;
-        const double d2 = v3_norm2(v3_sub(x, b->refpos[j]));
+        grit_vec3 dpos = v3_sub(x, b->refpos[j]);
+        if (s->cell) dpos = grit_cell_image_move(s->cell, j, dpos); /* as the leapfrog's, for the skin */
+        const double d2 = v3_norm2(dpos);
         if (d2 > d2max) d2max = d2; /* NaN: not seen by the broad phase yet (a rebuild is due anyway) */
     }
     return d2max;
