@@ -4,6 +4,9 @@
  *
  *   kuhn_probes [OUT.csv] [N spheres = 2000]
  *   kuhn_probes --check          (the quick variant run by ctest: asserts)
+ *   kuhn_probes --radial [OUT.csv] [N = 2000] [--clumps]   (the paper's radial plot, 5b;
+ *                                  --clumps: N two-sphere clusters instead of spheres)
+ *   kuhn_probes --radial-check   (its quick variant run by ctest: asserts)
  *
  * 1. Preparation (the refined law throughout, Cundall damping 0.7): N
  *    spheres (radius 0.9-1.1 mm, kn = kt = 1e5 N/m, mu = 0.5) in a periodic
@@ -49,7 +52,16 @@
  *    median and 90th percentile of A = kt |du_t| / (mu N) over the probe of
  *    the contacts at the friction limit (the refinements matter when A per
  *    step is not small: docs/kuhn-law.md, the Figure 4 case).
- * Runs a few minutes (docs/kuhn-law.md section 5). */
+ * Runs a few minutes (docs/kuhn-law.md section 5).
+ *
+ * --radial: from the same prepared state, strain probes of 1e-4 in 72
+ * directions evenly around the Rendulic plane and 48 over the sphere of
+ * principal strain space, each loaded and reversed, as replays (refined and
+ * conventional law, n = 1, 3, 10, 30, 300) and as free DEM probes in 30
+ * steps; the plastic strain of each probe, its point in the radial plot and
+ * the fit of the hardening modulus (the section "radial probes" below).
+ * Writes OUT.csv (points) and OUT_fits.csv (fits); plot:
+ * examples/kuhn_probes/plot_radial.py. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,7 +78,8 @@ enum { LAW_REFINED, LAW_CONVENTIONAL, LAW_TURN, LAW_TWIRL, LAW_IDEALELPL, LAW_CO
 static const char *const law_names[LAW_COUNT] = {"refined", "conventional", "conv+R3", "conv+twirl", "IdealElPl"};
 
 typedef struct config {
-    int n_spheres;
+    int n_spheres;    /* grains: spheres, or clumps if clump_members > 0 */
+    int clump_members; /* 0: spheres; 2: two-sphere clusters (--radial --clumps) */
     double p0;        /* confining mean stress, Pa */
     double qp_target; /* triaxial loading up to this q/p ... */
     double axial_max; /* ... failing beyond this compression along z */
@@ -84,7 +97,9 @@ static const int NS_FULL[] = {1, 3, 10, 30, 100, 300, 1000};
 static const int NS_CHECK[] = {1, 3, 10, 30, 100};
 static const int DYN_FULL[] = {30, 300};
 
-static const double DT = 2e-6; /* below 0.25 sqrt(m_min / kn): kt = kn stiffens the rotations */
+static const double DT = 2e-6;
+static const double LOADING_COS = 0.0; /* the loading side: cos(d sigma, yield direction) above this */
+static const double RADIAL_RMS_MAX = 0.05, RADIAL_REFINED_MAX = 1e-4; /* the quick radial check's bounds: set from measurements */ /* below 0.25 sqrt(m_min / kn): kt = kn stiffens the rotations */
 
 static void die(grit_scene *s, const char *what)
 {
@@ -143,8 +158,13 @@ typedef struct census {
     double overlap;                     /* mean overlap / mean diameter (2 mm) */
 } census;
 
+/* the grains' ids: the spheres, or the clumps' bodies (their members follow
+ * them and cannot be moved or blocked on their own) */
+static int g_nb, *g_body;
+
 static census take_census(grit_scene *s, int n)
 {
+    (void)n;
     census c = {0};
     grit_contact_info ci;
     int cur = 0;
@@ -160,12 +180,12 @@ static census take_census(grit_scene *s, int n)
         if (N > 0 && r >= 0.9) c.near_limit++;
     }
     double sum_f = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < g_nb; i++) {
         grit_vec3 f;
-        grit_get_force(s, i, &f);
+        grit_get_force(s, g_body[i], &f);
         sum_f += v3_norm(f);
     }
-    c.unbalanced = c.contacts ? (sum_f / n) / (sum_n / c.contacts) : 0;
+    c.unbalanced = c.contacts ? (sum_f / g_nb) / (sum_n / c.contacts) : 0;
     c.overlap = c.contacts ? c.overlap / c.contacts / 2e-3 : 0;
     return c;
 }
@@ -212,17 +232,24 @@ static grit_scene *prepare(const config *C)
     fm.density = 2600;
     if (grit_add_frictmat(s, &fm) != 0) die(s, "material");
     set_pair(s, GRIT_LAW_KUHN);
-    /* loose gas: random sequential addition in a periodic cube at solid fraction 0.25 */
+    /* loose gas: random sequential addition in a periodic cube at solid
+     * fraction 0.25 (clumps: 0.12, placed by their bounding spheres) */
     uint64_t rng = 0x2545F4914F6CDD1Dull;
 #define URAND() ((rng = rng * 6364136223846793005ull + 1442695040888963407ull), (double)(rng >> 11) * 0x1p-53)
     double *r = malloc(sizeof *r * (size_t)n), (*x)[3] = malloc(sizeof *x * (size_t)n);
-    if (!r || !x) die(NULL, "out of memory");
+    g_body = malloc(sizeof *g_body * (size_t)n);
+    g_nb = n;
+    if (!r || !x || !g_body) die(NULL, "out of memory");
+    /* a clump: two members of radius r whose centres are r apart (they
+     * overlap by a lens of volume 5 pi r^3 / 12), bounding radius 1.5 r */
+    const bool clumps = C->clump_members > 0;
+    const double bound = clumps ? 1.5 : 1.0;
     double vol = 0;
     for (int i = 0; i < n; i++) {
         r[i] = 1e-3 * (0.9 + 0.2 * URAND());
-        vol += 4.0 / 3.0 * M_PI * r[i] * r[i] * r[i];
+        vol += (clumps ? 2 * 4.0 / 3.0 - 5.0 / 12.0 : 4.0 / 3.0) * M_PI * r[i] * r[i] * r[i];
     }
-    const double L = cbrt(vol / 0.25);
+    const double L = cbrt(vol / (clumps ? 0.12 : 0.25));
     for (int i = 0; i < n; i++) {
         for (int tries = 0;; tries++) {
             for (int k = 0; k < 3; k++) x[i][k] = L * URAND();
@@ -234,16 +261,35 @@ static grit_scene *prepare(const config *C)
                     dx -= L * nearbyint(dx / L);
                     d2 += dx * dx;
                 }
-                ok = d2 > (r[i] + r[j]) * (r[i] + r[j]);
+                ok = d2 > bound * bound * (r[i] + r[j]) * (r[i] + r[j]);
             }
             if (ok) break;
             if (tries > 100000) die(s, "cannot place the loose gas");
         }
-        grit_sphere_def sp = grit_default_sphere_def();
-        sp.pos = v3(x[i][0], x[i][1], x[i][2]);
-        sp.radius = r[i];
-        sp.material = 0;
-        if (grit_add_sphere(s, &sp) != i) die(s, "sphere");
+        if (clumps) {
+            const grit_vec3 centers[2] = {v3(-0.5 * r[i], 0, 0), v3(0.5 * r[i], 0, 0)};
+            const double radii[2] = {r[i], r[i]};
+            grit_clump_def cl = grit_default_clump_def();
+            cl.pos = v3(x[i][0], x[i][1], x[i][2]);
+            double q[4], qn = 0;
+            do { /* a uniformly random orientation: a random point of the unit 4-ball, normalised */
+                qn = 0;
+                for (int k = 0; k < 4; k++) q[k] = 2 * URAND() - 1, qn += q[k] * q[k];
+            } while (qn > 1 || qn < 1e-6);
+            cl.ori = (grit_quat){q[0], q[1], q[2], q[3]};
+            cl.n = 2;
+            cl.centers = centers;
+            cl.radii = radii;
+            cl.material = 0;
+            g_body[i] = grit_add_clump(s, &cl);
+            if (g_body[i] < 0) die(s, "clump");
+        } else {
+            grit_sphere_def sp = grit_default_sphere_def();
+            sp.pos = v3(x[i][0], x[i][1], x[i][2]);
+            sp.radius = r[i];
+            sp.material = 0;
+            if ((g_body[i] = grit_add_sphere(s, &sp)) != i) die(s, "sphere");
+        }
     }
 #undef URAND
     free(r);
@@ -397,15 +443,16 @@ static void probe_grad(const double D[3], double delta, int m, double L[3])
 
 typedef struct probe_arg {
     double phi, delta;
+    double D[3];          /* the unit strain direction (diagonal, tension positive) */
+    bool perturb;         /* free probes: move every sphere by ~1e-12 m first (the noise of a free run) */
     const double *motion; /* 6 per sphere: displacement, rotation vector */
     int law, n;
 } probe_arg;
 
 static void apply_probe(grit_scene *s, const probe_arg *P, double sign, int m)
 {
-    double D[3], L[3];
-    direction(P->phi, D);
-    probe_grad(D, sign * P->delta, m, L);
+    double L[3];
+    probe_grad(P->D, sign * P->delta, m, L);
     set_grad(s, L[0], L[1], L[2]);
 }
 
@@ -414,13 +461,14 @@ static void apply_probe(grit_scene *s, const probe_arg *P, double sign, int m)
 static void qs_probe(grit_scene *s, const config *C, const void *arg, double *out)
 {
     const probe_arg *P = arg;
-    const int n = C->n_spheres;
+    const int n = g_nb;
+    (void)C;
     grit_vec3 *x0 = malloc(sizeof *x0 * (size_t)n);
     grit_quat *q0 = malloc(sizeof *q0 * (size_t)n);
     if (!x0 || !q0) die(NULL, "out of memory");
     for (int i = 0; i < n; i++) {
-        grit_get_pos(s, i, &x0[i]);
-        grit_get_ori(s, i, &q0[i]);
+        grit_get_pos(s, g_body[i], &x0[i]);
+        grit_get_ori(s, g_body[i], &q0[i]);
     }
     const sym6 s0 = stress6(s);
     apply_probe(s, P, 1.0, C->qs_apply);
@@ -430,8 +478,8 @@ static void qs_probe(grit_scene *s, const config *C, const void *arg, double *ou
     for (int i = 0; i < n; i++) {
         grit_vec3 x;
         grit_quat q;
-        grit_get_pos(s, i, &x);
-        grit_get_ori(s, i, &q);
+        grit_get_pos(s, g_body[i], &x);
+        grit_get_ori(s, g_body[i], &q);
         const grit_vec3 dx = v3_sub(x, x0[i]);
         grit_quat dq = q_mul(q, q_conj(q0[i]));
         if (dq.w < 0) dq = (grit_quat){-dq.w, -dq.x, -dq.y, -dq.z};
@@ -468,10 +516,11 @@ static void select_law(grit_scene *s, int law, double damping)
 static void impose(grit_scene *s, const config *C, const probe_arg *P, double sign)
 {
     const double f = sign / (P->n * DT);
-    for (int i = 0; i < C->n_spheres; i++) {
+    (void)C;
+    for (int i = 0; i < g_nb; i++) {
         const double *u = P->motion + 6 * i;
-        grit_set_vel(s, i, v3(u[0] * f, u[1] * f, u[2] * f));
-        grit_set_angvel(s, i, v3(u[3] * f, u[4] * f, u[5] * f));
+        grit_set_vel(s, g_body[i], v3(u[0] * f, u[1] * f, u[2] * f));
+        grit_set_angvel(s, g_body[i], v3(u[3] * f, u[4] * f, u[5] * f));
     }
     apply_probe(s, P, sign, P->n);
 }
@@ -484,8 +533,8 @@ static void replay(grit_scene *s, const config *C, const void *arg, double *out)
 {
     const probe_arg *P = arg;
     select_law(s, P->law, 0.0); /* every sphere is blocked: nothing to damp */
-    for (int i = 0; i < C->n_spheres; i++)
-        if (grit_set_blocked(s, i, GRIT_BLOCK_ALL)) die(s, "block");
+    for (int i = 0; i < g_nb; i++)
+        if (grit_set_blocked(s, g_body[i], GRIT_BLOCK_ALL)) die(s, "block");
     const sym6 s0 = stress6(s);
     impose(s, C, P, 1.0);
     if (grit_step(s, P->n)) die(s, "replay");
@@ -508,6 +557,21 @@ static void free_probe(grit_scene *s, const config *C, const void *arg, double *
     const probe_arg *P = arg;
     select_law(s, P->law, grit_scene_get_def(s)->damping);
     const sym6 s0 = stress6(s);
+    if (P->perturb) {
+        /* a displacement of 1e-12 m (1e-9 radius) in a pseudo-random direction per sphere */
+        uint64_t rng = 0x9E3779B97F4A7C15ull;
+        for (int i = 0; i < g_nb; i++) {
+            grit_vec3 x, e;
+            grit_get_pos(s, g_body[i], &x);
+            double c[3];
+            for (int k = 0; k < 3; k++) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                c[k] = (double)(rng >> 11) * 0x1p-53 - 0.5;
+            }
+            e = v3(c[0], c[1], c[2]);
+            if (grit_set_pos(s, g_body[i], v3_madd(x, 1e-12 / fmax(v3_norm(e), 1e-3), e))) die(s, "perturb");
+        }
+    }
     for (int rev = 0; rev < 2; rev++) {
         apply_probe(s, P, rev ? -1.0 : 1.0, P->n);
         if (grit_step(s, P->n)) die(s, "free probe");
@@ -530,9 +594,9 @@ static int cmp_double(const void *a, const void *b)
 }
 static void movement_ratio(grit_scene *s, const probe_arg *P, double stats[4])
 {
-    double H[3][3], D[3];
+    double H[3][3];
+    const double *D = P->D;
     grit_cell_get(s, H);
-    direction(P->phi, D);
     const int nc = grit_contact_count(s);
     double *A = malloc(sizeof *A * (size_t)(nc > 0 ? nc : 1)), *th = malloc(sizeof *th * (size_t)(nc > 0 ? nc : 1));
     if (!A || !th) die(NULL, "out of memory");
@@ -628,7 +692,7 @@ static bool plastic(const study *S, const config *C, int j)
 
 static void run_study(grit_scene *s, const config *C, study *S)
 {
-    const int n = C->n_spheres;
+    const int n = g_nb; /* spheres only: movement_ratio takes contact ids as grain indices */
     S->res = calloc((size_t)(C->n_dirs * LAW_COUNT * C->n_ns), sizeof *S->res);
     S->qs = calloc((size_t)C->n_dirs, sizeof *S->qs);
     S->dyn = calloc((size_t)(C->n_dirs * 4 * (C->n_dyn > 0 ? C->n_dyn : 1)), sizeof *S->dyn);
@@ -638,6 +702,7 @@ static void run_study(grit_scene *s, const config *C, study *S)
     for (int j = 0; j < C->n_dirs; j++) {
         const double phi = dir_phi(C, j);
         probe_arg P = {.phi = phi, .delta = S->delta};
+        direction(phi, P.D);
         in_child(s, C, qs_probe, &P, motion, (size_t)(6 * n + 7));
         memcpy(&S->qs[j], motion + 6 * n, sizeof S->qs[j]);
         P.motion = motion;
@@ -772,18 +837,23 @@ static void free_study(study *S)
     free(S->A);
 }
 
+/* the checks of the quick variants: a failed condition is reported, with
+ * the values, under the variant's name (check_name) and sets `fail` */
+static const char *check_name = "kuhn_probes --check";
+#define EXPECT(cond, ...)                                \
+    do {                                                 \
+        if (!(cond)) {                                   \
+            fprintf(stderr, "%s: ", check_name);         \
+            fprintf(stderr, __VA_ARGS__);                \
+            fprintf(stderr, " (%s)\n", #cond);           \
+            fail = 1;                                    \
+        }                                                \
+    } while (0)
+
 /* What the quick variant asserts (measured values in docs/kuhn-law.md 5). */
 static int check(const study *S, const config *C, grit_scene *s)
 {
     int fail = 0;
-#define EXPECT(cond, ...)                                         \
-    do {                                                          \
-        if (!(cond)) {                                            \
-            fprintf(stderr, "kuhn_probes --check: " __VA_ARGS__); \
-            fprintf(stderr, " (%s)\n", #cond);                    \
-            fail = 1;                                             \
-        }                                                         \
-    } while (0)
     /* the prepared state is near the friction limit */
     const sym6 sg = stress6(s);
     const census c = take_census(s, C->n_spheres);
@@ -827,14 +897,407 @@ static int check(const study *S, const config *C, grit_scene *s)
                deg, e1, e_last, C->ns[C->n_ns - 1]);
     }
     EXPECT(n_plastic >= 1, "%d plastic directions", n_plastic);
-#undef EXPECT
     if (!fail) fprintf(stderr, "kuhn_probes --check: all checks passed (%d plastic directions)\n", n_plastic);
+    return fail;
+}
+
+/* ---- radial probes: the paper's plot of the plastic strain (docs/kuhn-law.md 5b)
+ *
+ * Every tensor is written in the orthonormal basis of principal space
+ * b1 = I/sqrt3 (volumetric), b2 = diag(-1,-1,2)/sqrt6 (deviatoric along z),
+ * b3 = diag(1,-1,0)/sqrt2 (out of the Rendulic plane), compression positive
+ * for stress and strain alike. For one series of probes (a kind, a law, a
+ * step count):
+ *   - the elastic stiffness De (m x m, m = 2 in the Rendulic plane, 3 over
+ *     the sphere) by least squares from the reversible part,
+ *     d sigma - d sigma_irr = De d eps over every direction;
+ *   - the plastic strain of each probe d eps_p = -De^-1 d sigma_irr (the
+ *     stress left after the reversal is what the plastic strain did
+ *     elastically: d sigma_irr = De (0 - d eps_p));
+ *   - its point: along d sigma, at the distance |d eps_p| / |d sigma|;
+ *   - the fit r = d . n (n the unit stress increment) over the loading side,
+ *     a circle (sphere) through the origin of diameter |d|: H = 1 / |d|. */
+
+enum { SER_MAX = 24, SET_RENDULIC = 0, SET_SPHERE = 1 };
+
+typedef struct series {
+    bool free_probe; /* free DEM probe, or replay of the quasi-static motion */
+    int law, n;
+    bool perturb;
+} series;
+
+typedef struct radial {
+    int set, n_dirs, m; /* m: coordinates used (2 Rendulic, 3 sphere) */
+    double (*u)[3];     /* [dir] the unit strain direction, basis coordinates (compression positive) */
+    int n_series;
+    series ser[SER_MAX];
+    sym6 *res; /* [dir][series][2]: d sigma, d sigma_irr */
+} radial;
+
+typedef struct circle_fit {
+    double H, d[3], yield_deg, rms_rel, De[3][3];
+    int used;
+    bool ok;
+    double (*pt)[4]; /* [dir]: theta (deg, in the b1-b2 plane), r, loading (0/1), |d eps_p| */
+} circle_fit;
+
+static const double B[3][3] = {{0.57735026918962576, 0.57735026918962576, 0.57735026918962576},
+                               {-0.40824829046386302, -0.40824829046386302, 0.81649658092772603},
+                               {0.70710678118654752, -0.70710678118654752, 0}};
+
+/* basis coordinates of a tension-positive tensor, compression positive */
+static void coords(sym6 t, double c[3])
+{
+    const double d[3] = {t.xx, t.yy, t.zz};
+    for (int a = 0; a < 3; a++) c[a] = -(B[a][0] * d[0] + B[a][1] * d[1] + B[a][2] * d[2]);
+}
+
+/* solve A x = b (m <= 3) by Gaussian elimination with partial pivoting; false if singular */
+static bool solve(int m, double A[3][3], double b[3], double x[3])
+{
+    double M[3][4];
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) M[i][j] = A[i][j];
+        M[i][m] = b[i];
+    }
+    for (int c = 0; c < m; c++) {
+        int p = c;
+        for (int i = c + 1; i < m; i++)
+            if (fabs(M[i][c]) > fabs(M[p][c])) p = i;
+        if (!(fabs(M[p][c]) > 0)) return false;
+        for (int j = 0; j <= m; j++) {
+            const double t = M[c][j];
+            M[c][j] = M[p][j];
+            M[p][j] = t;
+        }
+        for (int i = c + 1; i < m; i++) {
+            const double f = M[i][c] / M[c][c];
+            for (int j = c; j <= m; j++) M[i][j] -= f * M[c][j];
+        }
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        double t = M[i][m];
+        for (int j = i + 1; j < m; j++) t -= M[i][j] * x[j];
+        x[i] = t / M[i][i];
+    }
+    return true;
+}
+
+static double dotm(int m, const double *a, const double *b)
+{
+    double t = 0;
+    for (int k = 0; k < m; k++) t += a[k] * b[k];
+    return t;
+}
+
+static void fit_series(const radial *R, int k, double delta, circle_fit *F)
+{
+    const int m = R->m, nd = R->n_dirs;
+    memset(F->d, 0, sizeof F->d);
+    memset(F->De, 0, sizeof F->De);
+    F->ok = false;
+    F->used = 0;
+    /* De = (sum s_rev e^T) (sum e e^T)^-1, row by row: (sum e e^T) De_i = sum s_rev_i e */
+    double EE[3][3] = {{0}}, SE[3][3] = {{0}};
+    double (*s)[3] = malloc(sizeof *s * (size_t)nd), (*n)[3] = malloc(sizeof *n * (size_t)nd);
+    double *r = malloc(sizeof *r * (size_t)nd);
+    bool *in = calloc((size_t)nd, sizeof *in);
+    if (!s || !n || !r || !in) die(NULL, "out of memory");
+    for (int j = 0; j < nd; j++) {
+        const sym6 *o = &R->res[2 * (j * R->n_series + k)];
+        double ds[3], irr[3];
+        coords(o[0], ds);
+        coords(o[1], irr);
+        for (int a = 0; a < m; a++)
+            for (int b = 0; b < m; b++) {
+                EE[a][b] += delta * R->u[j][a] * delta * R->u[j][b];
+                SE[a][b] += (ds[a] - irr[a]) * delta * R->u[j][b];
+            }
+        memcpy(s[j], ds, sizeof ds);
+        memcpy(n[j], irr, sizeof irr); /* the irreversible part, for now */
+    }
+    for (int a = 0; a < m; a++) {
+        double row[3];
+        double EEc[3][3];
+        memcpy(EEc, EE, sizeof EE);
+        if (!solve(m, EEc, SE[a], row)) goto out;
+        for (int b = 0; b < m; b++) F->De[a][b] = row[b];
+    }
+    for (int j = 0; j < nd; j++) {
+        double rhs[3], ep[3], De[3][3];
+        for (int a = 0; a < m; a++) rhs[a] = -n[j][a];
+        memcpy(De, F->De, sizeof De);
+        if (!solve(m, De, rhs, ep)) goto out;
+        const double ns = sqrt(dotm(m, s[j], s[j]));
+        r[j] = sqrt(dotm(m, ep, ep)) / ns;
+        for (int a = 0; a < 3; a++) n[j][a] = a < m ? s[j][a] / ns : 0;
+        F->pt[j][0] = atan2(n[j][1], n[j][0]) * 180 / M_PI;
+        F->pt[j][1] = r[j];
+        F->pt[j][3] = sqrt(dotm(m, ep, ep));
+    }
+    /* the loading side: first the points beyond a quarter of the largest
+     * radius, then, until the set stays, those whose stress increment has a
+     * positive component along the fitted yield direction d (the half-plane
+     * of loading; the small complementary circle of the unloading side lies
+     * in the other half) */
+    double rmax = 0;
+    for (int j = 0; j < nd; j++) rmax = fmax(rmax, r[j]);
+    for (int j = 0; j < nd; j++) in[j] = r[j] >= 0.25 * rmax;
+    for (int it = 0; it < 20; it++) {
+        double A[3][3] = {{0}}, b[3] = {0};
+        int cnt = 0;
+        for (int j = 0; j < nd; j++) {
+            if (!in[j]) continue;
+            cnt++;
+            for (int a = 0; a < m; a++) {
+                b[a] += r[j] * n[j][a];
+                for (int c = 0; c < m; c++) A[a][c] += n[j][a] * n[j][c];
+            }
+        }
+        if (cnt < m + 1 || !solve(m, A, b, F->d)) goto out;
+        const double dn = sqrt(dotm(m, F->d, F->d));
+        bool same = true;
+        for (int j = 0; j < nd; j++) {
+            const bool now = dotm(m, n[j], F->d) > LOADING_COS * dn;
+            same &= now == in[j];
+            in[j] = now;
+        }
+        if (same) break;
+    }
+    {
+        const double dn = sqrt(dotm(m, F->d, F->d));
+        double ss = 0;
+        for (int j = 0; j < nd; j++) {
+            F->pt[j][2] = in[j];
+            if (!in[j]) continue;
+            const double e = r[j] - dotm(m, n[j], F->d);
+            ss += e * e;
+            F->used++;
+        }
+        F->H = 1 / dn;
+        F->rms_rel = F->used ? sqrt(ss / F->used) / dn : NAN;
+        F->yield_deg = atan2(F->d[1], F->d[0]) * 180 / M_PI;
+        F->ok = F->used > m;
+    }
+out:
+    free(s);
+    free(n);
+    free(r);
+    free(in);
+}
+
+/* the unit strain directions: evenly around the Rendulic plane from 0, or a
+ * Fibonacci lattice on the sphere of principal space */
+static void radial_dirs(radial *R)
+{
+    R->u = malloc(sizeof *R->u * (size_t)R->n_dirs);
+    if (!R->u) die(NULL, "out of memory");
+    for (int j = 0; j < R->n_dirs; j++) {
+        if (R->set == SET_RENDULIC) {
+            const double phi = 2 * M_PI * j / R->n_dirs;
+            R->u[j][0] = cos(phi), R->u[j][1] = sin(phi), R->u[j][2] = 0;
+        } else {
+            const double z = 1 - (2 * j + 1.0) / R->n_dirs, rho = sqrt(1 - z * z);
+            const double a = j * M_PI * (3 - sqrt(5.0));
+            R->u[j][0] = rho * cos(a), R->u[j][1] = rho * sin(a), R->u[j][2] = z;
+        }
+    }
+}
+
+static void run_radial(grit_scene *s, const config *C, radial *R, double delta)
+{
+    const int n = g_nb;
+    R->res = calloc((size_t)(2 * R->n_dirs * R->n_series), sizeof *R->res);
+    double *motion = malloc(sizeof *motion * (size_t)(6 * n + 7));
+    if (!R->res || !motion) die(NULL, "out of memory");
+    bool any_replay = false;
+    for (int k = 0; k < R->n_series; k++) any_replay |= !R->ser[k].free_probe;
+    for (int j = 0; j < R->n_dirs; j++) {
+        probe_arg P = {.delta = delta};
+        /* tension-positive diagonal of the direction: minus the basis combination */
+        for (int c = 0; c < 3; c++) P.D[c] = -(R->u[j][0] * B[0][c] + R->u[j][1] * B[1][c] + R->u[j][2] * B[2][c]);
+        if (any_replay) {
+            in_child(s, C, qs_probe, &P, motion, (size_t)(6 * n + 7));
+            P.motion = motion;
+        }
+        for (int k = 0; k < R->n_series; k++) {
+            P.law = R->ser[k].law;
+            P.n = R->ser[k].n;
+            P.perturb = R->ser[k].perturb;
+            double out[14];
+            in_child(s, C, R->ser[k].free_probe ? free_probe : replay, &P, out, R->ser[k].free_probe ? 12 : 14);
+            memcpy(&R->res[2 * (j * R->n_series + k)], out, 2 * sizeof(sym6));
+        }
+        if (C->verbose && j % 8 == 7)
+            fprintf(stderr, "  %s: %d of %d directions, CPU %.0f s\n", R->set ? "sphere" : "Rendulic", j + 1,
+                    R->n_dirs, cpu_seconds());
+    }
+    free(motion);
+}
+
+static const char *series_name(const series *S)
+{
+    if (S->perturb) return "refined-perturbed";
+    return law_names[S->law];
+}
+
+/* fits of every series; points and fits to the CSV files (may be NULL);
+ * the table to stderr */
+static void radial_report(const radial *R, double delta, FILE *pts, FILE *fits, circle_fit *F, bool verbose)
+{
+    const char *set = R->set ? "sphere" : "rendulic";
+    for (int k = 0; k < R->n_series; k++) {
+        F[k].pt = malloc(sizeof *F[k].pt * (size_t)R->n_dirs);
+        if (!F[k].pt) die(NULL, "out of memory");
+        fit_series(R, k, delta, &F[k]);
+        const series *S = &R->ser[k];
+        const char *kind = S->free_probe ? "free" : "replay";
+        if (pts)
+            for (int j = 0; j < R->n_dirs; j++) {
+                const sym6 *o = &R->res[2 * (j * R->n_series + k)];
+                double ds[3], irr[3];
+                coords(o[0], ds);
+                coords(o[1], irr);
+                fprintf(pts, "%s,%s,%s,%d,%d,%.6f,%.6f,%.6f,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.9e,%.0f,%.9e\n", set,
+                        kind, series_name(S), S->n, j, R->u[j][0], R->u[j][1], R->u[j][2], ds[0], ds[1], ds[2],
+                        irr[0], irr[1], irr[2], F[k].pt[j][0], F[k].pt[j][1], F[k].pt[j][2], F[k].pt[j][3]);
+            }
+        if (fits)
+            fprintf(fits, "%s,%s,%s,%d,%d,%.9e,%.9e,%.9e,%.9e,%.3f,%.6e,%d,%.6e,%.6e,%.6e,%.6e\n", set, kind,
+                    series_name(S), S->n, R->n_dirs, F[k].H, F[k].d[0], F[k].d[1], F[k].d[2], F[k].yield_deg,
+                    F[k].rms_rel, F[k].used, F[k].De[0][0], F[k].De[0][1], F[k].De[1][0], F[k].De[1][1]);
+    }
+    if (!verbose) return;
+    fprintf(stderr, "%s, %d directions, delta %.0e: hardening modulus H = 1/|d| of the fit r = d.n\n", set,
+            R->n_dirs, delta);
+    for (int k = 0; k < R->n_series; k++) {
+        const series *S = &R->ser[k];
+        /* against the refined law of the same kind and n */
+        int ref = -1;
+        for (int l = 0; l < R->n_series; l++)
+            if (R->ser[l].law == LAW_REFINED && !R->ser[l].perturb && R->ser[l].free_probe == S->free_probe &&
+                R->ser[l].n == S->n)
+                ref = l;
+        fprintf(stderr,
+                "  %-6s %-17s n = %4d: H %.4g MPa, yield direction %.1f deg, fit rms %.3f of the diameter over %d "
+                "points, De (%.4g %.4g; %.4g %.4g) MPa; against refined %+.2e\n",
+                S->free_probe ? "free" : "replay", series_name(S), S->n, F[k].H * 1e-6, F[k].yield_deg, F[k].rms_rel,
+                F[k].used, F[k].De[0][0] * 1e-6, F[k].De[0][1] * 1e-6, F[k].De[1][0] * 1e-6, F[k].De[1][1] * 1e-6,
+                ref >= 0 ? F[k].H / F[ref].H - 1 : NAN);
+    }
+}
+
+static void free_radial(radial *R, circle_fit *F)
+{
+    for (int k = 0; k < R->n_series; k++) free(F[k].pt);
+    free(R->u);
+    free(R->res);
+}
+
+/* What the quick radial variant asserts (measured values in docs/kuhn-law.md 5b). */
+static int radial_check(const radial *R, const circle_fit *F)
+{
+    int fail = 0;
+    check_name = "kuhn_probes --radial-check";
+    /* series 2k: refined, 2k + 1: conventional, at n = 1, 10, 100 */
+    const double Href = F[2 * (R->n_series / 2 - 1)].H;
+    double prev = INFINITY;
+    for (int k = 0; k < R->n_series / 2; k++) {
+        const circle_fit *r = &F[2 * k], *c = &F[2 * k + 1];
+        const int n = R->ser[2 * k].n;
+        EXPECT(r->ok && c->ok, "n = %d: a fit failed", n);
+        EXPECT(r->rms_rel < RADIAL_RMS_MAX, "n = %d: the refined fit's rms is %.3f of the diameter", n, r->rms_rel);
+        EXPECT(r->used >= R->n_dirs / 4, "n = %d: %d points on the loading side", n, r->used);
+        EXPECT(fabs(r->H / Href - 1) < RADIAL_REFINED_MAX, "n = %d: refined H %.6g, at the largest n %.6g", n, r->H, Href);
+        const double e = fabs(c->H / Href - 1);
+        EXPECT(e < prev, "n = %d: conventional H off by %.2e, not less than with fewer steps (%.2e)", n, e, prev);
+        prev = e;
+        fprintf(stderr, "n = %d: H refined %.6g MPa, conventional %.6g MPa (%+.2e), fit rms %.3f, %d points\n", n,
+                r->H * 1e-6, c->H * 1e-6, c->H / Href - 1, r->rms_rel, r->used);
+    }
+    if (!fail) fprintf(stderr, "kuhn_probes --radial-check: all checks passed\n");
+    return fail;
+}
+
+/* The radial mode: kuhn_probes --radial [OUT.csv] [N] and --radial-check. */
+static int radial_main(int argc, char **argv, config *C)
+{
+    const bool quick = strcmp(argv[1], "--radial-check") == 0;
+    const char *pos[2] = {NULL, NULL}; /* OUT.csv, N */
+    for (int i = 2, k = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--clumps"))
+            C->clump_members = 2;
+        else if (k < 2)
+            pos[k++] = argv[i];
+    }
+    const char *path = pos[0] && !quick ? pos[0] : "kuhn_radial.csv";
+    if (!quick && pos[1]) C->n_spheres = atoi(pos[1]);
+    if (C->n_spheres < 50) {
+        fprintf(stderr, "kuhn_probes: N = %d grains: at least 50\n", C->n_spheres);
+        return 1;
+    }
+    const double delta = 1e-4;
+    radial R[2] = {{.set = SET_RENDULIC, .n_dirs = 72, .m = 2}, {.set = SET_SPHERE, .n_dirs = 48, .m = 3}};
+    int n_sets = 2;
+    static const int REPLAY_NS[] = {1, 3, 10, 30, 300}, CHECK_NS[] = {1, 10, 100};
+    const int *ns = quick ? CHECK_NS : REPLAY_NS;
+    const int n_ns = quick ? 3 : 5;
+    for (int k = 0; k < n_ns; k++)
+        for (int l = 0; l < 2; l++)
+            R[0].ser[R[0].n_series++] = (series){.law = l ? LAW_CONVENTIONAL : LAW_REFINED, .n = ns[k]};
+    if (quick) {
+        C->n_spheres = 200;
+        C->qs_apply = 200;
+        C->qs_relax = 300;
+        C->verbose = false;
+        R[0].n_dirs = 20;
+        n_sets = 1;
+    } else {
+        for (int l = 0; l < 3; l++)
+            R[0].ser[R[0].n_series++] =
+                (series){.free_probe = true, .law = l == 1 ? LAW_CONVENTIONAL : LAW_REFINED, .n = 30, .perturb = l == 2};
+        for (int l = 0; l < 4; l++)
+            R[1].ser[R[1].n_series++] =
+                (series){.free_probe = l >= 2, .law = l % 2 ? LAW_CONVENTIONAL : LAW_REFINED, .n = 30};
+    }
+    FILE *pts = NULL, *fits = NULL;
+    if (!quick) {
+        char fpath[4096];
+        const size_t len = strlen(path);
+        snprintf(fpath, sizeof fpath, "%.*s_fits.csv", (int)(len > 4 && !strcmp(path + len - 4, ".csv") ? len - 4 : len),
+                 path);
+        pts = fopen(path, "w");
+        fits = fopen(fpath, "w");
+        if (!pts || !fits) {
+            fprintf(stderr, "kuhn_probes: cannot write %s or %s\n", path, fpath);
+            return 1;
+        }
+        fprintf(pts, "set,kind,law,n,j,u1,u2,u3,ds1,ds2,ds3,irr1,irr2,irr3,theta_deg,r,loading,eps_p\n");
+        fprintf(fits, "set,kind,law,n,dirs,H,d1,d2,d3,yield_deg,rms_rel,used,De11,De12,De21,De22\n");
+    }
+    const double t0 = cpu_seconds();
+    grit_scene *s = prepare(C);
+    const double t1 = cpu_seconds();
+    circle_fit F[2][SER_MAX];
+    for (int i = 0; i < n_sets; i++) {
+        radial_dirs(&R[i]);
+        run_radial(s, C, &R[i], delta);
+        radial_report(&R[i], delta, pts, fits, F[i], true);
+    }
+    fprintf(stderr, "CPU time %.1f s (preparation %.1f s; this process and its probe processes)\n",
+            cpu_seconds() - t0, t1 - t0);
+    int fail = 0;
+    if (quick) fail = radial_check(&R[0], F[0]);
+    if (pts) fclose(pts);
+    if (fits) fclose(fits);
+    for (int i = 0; i < n_sets; i++) free_radial(&R[i], F[i]);
+    grit_scene_destroy(s);
+    free(g_body);
     return fail;
 }
 
 int main(int argc, char **argv)
 {
-    const bool quick = argc > 1 && strcmp(argv[1], "--check") == 0;
     config C = {
         .n_spheres = 2000,
         .p0 = 1e5,
@@ -851,6 +1314,8 @@ int main(int argc, char **argv)
         .dyn_relax = 1500,
         .verbose = true,
     };
+    if (argc > 1 && (!strcmp(argv[1], "--radial") || !strcmp(argv[1], "--radial-check"))) return radial_main(argc, argv, &C);
+    const bool quick = argc > 1 && strcmp(argv[1], "--check") == 0;
     const char *path = "kuhn_probes.csv";
     const unsigned all = (1u << LAW_COUNT) - 1,
                    main4 = (1u << LAW_REFINED) | (1u << LAW_CONVENTIONAL) | (1u << LAW_TWIRL) | (1u << LAW_IDEALELPL);
@@ -899,5 +1364,6 @@ int main(int argc, char **argv)
     if (csv) fclose(csv);
     for (int i = 0; i < n_studies; i++) free_study(&studies[i]);
     grit_scene_destroy(s);
+    free(g_body);
     return fail;
 }
