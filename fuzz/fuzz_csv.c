@@ -1,8 +1,10 @@
 /* libFuzzer: the spheres CSV loader. Loads into a scene, then steps it a
- * little: whatever loads must be a valid scene. */
+ * little: whatever loads must be a valid scene. The same file is then read
+ * as a packing (grit/pack.h: the CSV and its header of cell and figures). */
 #include "fuzz_common.h"
 #include "grit/grit.h"
 #include "grit/io.h"
+#include "grit/pack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,5 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (grit_particle_count(s) != 0) abort(); /* an error changes nothing */
     }
     grit_scene_destroy(s);
+    grit_packing pk = {.n = -7};
+    char err[512];
+    if (grit_packing_load(p, &pk, err, sizeof err) == GRIT_OK) {
+        if (pk.n < 0 || (pk.n > 0 && (!pk.center || !pk.radius))) abort();
+        grit_packing_free(&pk);
+    } else {
+        fuzz_check_message(err);
+        if (pk.n != -7) abort(); /* an error returns nothing */
+    }
     return 0;
 }

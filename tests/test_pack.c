@@ -343,6 +343,23 @@ static void save_and_load(void)
     fclose(f);
     CHECK(grit_packing_load(path_of("badrow.csv"), &keep, err, sizeof err) == GRIT_EFORMAT);
     CHECK(strstr(err, "badrow.csv:4: field 'z' (column 3) = 'x' is not a number") && keep.n == -7);
+    /* the figures' line: a value that is not a number, a step count that is not one */
+    f = fopen(path_of("badfig.csv"), "w");
+    fputs("# made by: hand\n# figures: volume=1 solid_fraction=0.6x pressure=nan\nx,y,z,r\n0,0,0,0.1\n", f);
+    fclose(f);
+    CHECK(grit_packing_load(path_of("badfig.csv"), &keep, err, sizeof err) == GRIT_EFORMAT);
+    CHECK(strstr(err, "badfig.csv:2: '# figures:' field solid_fraction = '0.6x' is not a number") && keep.n == -7);
+    f = fopen(path_of("badsteps.csv"), "w");
+    fputs("# figures: volume=1 steps=-3\nx,y,z,r\n0,0,0,0.1\n", f);
+    fclose(f);
+    CHECK(grit_packing_load(path_of("badsteps.csv"), &keep, err, sizeof err) == GRIT_EFORMAT);
+    CHECK(strstr(err, "badsteps.csv:1: '# figures:' steps = -3 is not a count of steps") && keep.n == -7);
+    f = fopen(path_of("nanfig.csv"), "w"); /* nan: a figure not measured, as grit_packing_save writes it */
+    fputs("# figures: volume=nan solid_fraction=nan pressure=5e4 unbalanced=nan steps=12\nx,y,z,r\n0,0,0,0.1\n", f);
+    fclose(f);
+    CHECK(grit_packing_load(path_of("nanfig.csv"), &q, err, sizeof err) == GRIT_OK);
+    CHECK(q.n == 1 && q.pressure == 5e4 && q.steps == 12 && isnan(q.volume));
+    grit_packing_free(&q);
     grit_packing empty = {0};
     CHECK(grit_packing_save(&empty, path_of("e.csv"), err, sizeof err) == GRIT_EINVAL);
     CHECK(grit_packing_save(&cell200, path_of("no/such/dir.csv"), err, sizeof err) == GRIT_EIO);

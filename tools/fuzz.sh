@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of grit's input parsers with libFuzzer (clang),
-# under AddressSanitizer and UndefinedBehaviorSanitizer: the spheres CSV, STL,
+# under AddressSanitizer and UndefinedBehaviorSanitizer: the spheres CSV (also read as a packing), STL,
 # restart (with the CRC rewritten so that mutations reach the sections) and
 # key=value parameter parsers (fuzz/fuzz_*.c, seeds in fuzz/corpus/).
 #
@@ -33,7 +33,7 @@ for f in $(find src -name '*.c' -not -path 'src/mpi/*' | sort); do
         # per file under coverage) is built plain unless GRIT_FUZZ_FULL=1 (the
         # long run): CI's build stays within a few minutes.
         case "$f" in
-            src/io/*|src/core/*|src/shape/*|src/material/*|src/collide/*) fflags=("${flags[@]}") ;;
+            src/io/*|src/core/*|src/shape/*|src/material/*|src/collide/*|src/pack/packing.c) fflags=("${flags[@]}") ;;
             *) if [ "${GRIT_FUZZ_FULL:-0}" = 1 ]; then fflags=("${flags[@]}")
                else fflags=(-std=c11 -fopenmp -g -O1 -DGRIT_SHORT_NAMES -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc); fi ;;
         esac

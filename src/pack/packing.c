@@ -197,6 +197,25 @@ static const char *value_of(const char *line, const char *key)
     return NULL;
 }
 
+/* The number after "key=" in a '# figures:' line into *out (left alone
+ * when the key is absent); an error naming file, line and field when it
+ * is not a number (nan is one: a figure not measured). */
+static int figure(const char *line, const char *key, const char *path, long no, double *out, char *err,
+                  size_t errlen)
+{
+    const char *v = value_of(line, key);
+    if (!v) return GRIT_OK;
+    char *end;
+    const double x = strtod(v, &end);
+    if (end == v || (*end != '\0' && *end != ' ')) {
+        const int len = (int)strcspn(v, " ");
+        return pack_fail(err, errlen, GRIT_EFORMAT, "%s:%ld: '# figures:' field %s = '%.*s' is not a number", path,
+                         no, key, len > 40 ? 40 : len, v);
+    }
+    *out = x;
+    return GRIT_OK;
+}
+
 static int parse_comments(FILE *fp, const char *path, grit_packing *p, char *err, size_t errlen)
 {
     char *line = NULL;
@@ -224,12 +243,16 @@ static int parse_comments(FILE *fp, const char *path, grit_packing *p, char *err
             }
             p->periodic = rc == GRIT_OK;
         } else if (!strncmp(s, "# figures:", 10)) {
-            const char *v;
-            if ((v = value_of(s, "volume"))) p->volume = strtod(v, NULL);
-            if ((v = value_of(s, "solid_fraction"))) p->solid_fraction = strtod(v, NULL);
-            if ((v = value_of(s, "pressure"))) p->pressure = strtod(v, NULL);
-            if ((v = value_of(s, "unbalanced"))) p->unbalanced = strtod(v, NULL);
-            if ((v = value_of(s, "steps"))) p->steps = strtol(v, NULL, 10);
+            static const char *const key[4] = {"volume", "solid_fraction", "pressure", "unbalanced"};
+            double *dst[4] = {&p->volume, &p->solid_fraction, &p->pressure, &p->unbalanced};
+            for (int k = 0; k < 4 && rc == GRIT_OK; k++)
+                if (figure(s, key[k], path, no, dst[k], err, errlen)) rc = GRIT_EFORMAT;
+            double steps = (double)p->steps;
+            if (rc == GRIT_OK && figure(s, "steps", path, no, &steps, err, errlen)) rc = GRIT_EFORMAT;
+            if (rc == GRIT_OK && !(steps >= 0 && steps <= 1e15 && steps == floor(steps)))
+                rc = pack_fail(err, errlen, GRIT_EFORMAT, "%s:%ld: '# figures:' steps = %g is not a count of steps",
+                               path, no, steps);
+            if (rc == GRIT_OK) p->steps = (long)steps;
         } else if (!strncmp(s, "# made by: ", 11)) {
             if (pack_info_append(p, s + 11)) rc = pack_fail(err, errlen, GRIT_ENOMEM, "%s: out of memory", path);
         }
