@@ -4,8 +4,9 @@
  *
  *   kuhn_probes [OUT.csv] [N spheres = 2000]
  *   kuhn_probes --check          (the quick variant run by ctest: asserts)
- *   kuhn_probes --radial [OUT.csv] [N = 2000] [--clumps]   (the paper's radial plot, 5b;
- *                                  --clumps: N two-sphere clusters instead of spheres)
+ *   kuhn_probes --radial [OUT.csv] [N = 2000] [--clumps] [--qp Q]   (the paper's radial
+ *        plot, 5b; --clumps: N two-sphere clusters instead of spheres; --qp: the
+ *        triaxial loading's target q/p, 0.9 by default)
  *   kuhn_probes --radial-check   (its quick variant run by ctest: asserts)
  *
  * 1. Preparation (the refined law throughout, Cundall damping 0.7): N
@@ -1227,6 +1228,8 @@ static int radial_main(int argc, char **argv, config *C)
     for (int i = 2, k = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--clumps"))
             C->clump_members = 2;
+        else if (!strcmp(argv[i], "--qp") && i + 1 < argc)
+            C->qp_target = atof(argv[++i]);
         else if (k < 2)
             pos[k++] = argv[i];
     }
@@ -1278,6 +1281,13 @@ static int radial_main(int argc, char **argv, config *C)
     const double t0 = cpu_seconds();
     grit_scene *s = prepare(C);
     const double t1 = cpu_seconds();
+    {
+        const sym6 sg = stress6(s);
+        const census c = take_census(s, g_nb);
+        fprintf(stderr, "%d %s: p %.4g Pa, q/p %.3f, %d contacts, %.1f %% at the friction limit, %.1f %% above 0.9 mu N\n",
+                g_nb, C->clump_members ? "clumps" : "spheres", pressure(sg), deviator(sg) / pressure(sg), c.contacts,
+                100.0 * c.at_limit / c.contacts, 100.0 * c.near_limit / c.contacts);
+    }
     circle_fit F[2][SER_MAX];
     for (int i = 0; i < n_sets; i++) {
         radial_dirs(&R[i]);
