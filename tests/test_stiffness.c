@@ -92,6 +92,67 @@ static void t2_friction_rule_and_override(void)
     grit_scene_destroy(s);
 }
 
+/* A frictionless sphere slides on a wall under gravity; then a pair
+ * override turns friction on. The contact that exists keeps tan_phi = 0
+ * (overrides apply to new contacts) until grit_contacts_update_physics, after which
+ * it brakes the sphere at mu g. Hertz contacts keep their physics. */
+static void update_physics_existing_contacts(void)
+{
+    double v_end[2];
+    for (int update = 0; update < 2; update++) {
+        int m;
+        grit_scene *s = fx_gravity_scene(1e-5, 2600, 1e7, 0.0, &m);
+        const int w = fx_wall(s, m, 2, 0.0, 0);
+        const int b = fx_sphere(s, m, v3(0, 0, 0.01), 0.01, v3(0.5, 0, 0));
+        CHECK(grit_step(s, 1) == GRIT_OK); /* touching: the contact's kn, then the sphere at rest in it */
+        grit_contact_info c = fx_only_contact(s);
+        double mass;
+        grit_vec3 inertia;
+        grit_get_mass(s, b, &mass, &inertia);
+        CHECK(grit_set_pos(s, b, v3(0, 0, 0.01 - mass * 9.81 / c.kn)) == GRIT_OK);
+        CHECK(grit_set_vel(s, b, v3(0.5, 0, 0)) == GRIT_OK);
+        CHECK(grit_step(s, 1000) == GRIT_OK); /* sliding on the wall without friction */
+        c = fx_only_contact(s);
+        CHECK(c.tan_phi == 0);
+        const double kn = c.kn, kt = c.kt, fz = c.force.x;
+        grit_pair_def p = grit_default_pair_def();
+        p.tan_phi = 0.4;
+        p.kt = 0.5 * kt; /* kn kept (NaN): a stiffer spring would throw the sphere off the wall */
+        CHECK(grit_set_pair(s, m, m, &p) == GRIT_OK);
+        c = fx_only_contact(s);
+        CHECK(c.tan_phi == 0 && c.kt == kt); /* the contact made before keeps its physics */
+        if (update) {
+            CHECK(grit_contacts_update_physics(s) == 1);
+            c = fx_only_contact(s);
+            CHECK(c.tan_phi == 0.4 && c.kt == 0.5 * kt && c.kn == kn); /* new constants, */
+            CHECK(c.force.x == fz);                      /* the same force until the next step */
+        }
+        grit_vec3 v0, v1;
+        grit_get_vel(s, b, &v0);
+        CHECK(grit_step(s, 1000) == GRIT_OK);
+        grit_get_vel(s, b, &v1);
+        const double decel = (v0.x - v1.x) / (1000 * 1e-5);
+        printf("  %s: %d contact, deceleration %.4g m/s^2 (mu g = %.4g)\n", update ? "updated" : "not updated",
+               grit_contact_count(s), decel, 0.4 * 9.81);
+        CHECK(grit_contact_count(s) == 1);
+        if (update) CHECK(fabs(decel / (0.4 * 9.81) - 1) < 0.01);
+        else CHECK(fabs(decel) < 1e-9);
+        v_end[update] = v1.x;
+        (void)w;
+        grit_scene_destroy(s);
+    }
+    CHECK(v_end[1] < v_end[0]);
+    /* a Hertz contact is left alone */
+    grit_scene *s = fx_scene_dt(1e-6);
+    grit_hertzmat_def hd = grit_default_hertzmat_def();
+    const int mh = grit_add_hertzmat(s, &hd);
+    fx_wall(s, mh, 2, 0.0, 0);
+    fx_sphere(s, mh, v3(0, 0, 0.0099), 0.01, v3_zero());
+    CHECK(grit_step(s, 1) == GRIT_OK && grit_contact_count(s) == 1);
+    CHECK(grit_contacts_update_physics(s) == 0);
+    grit_scene_destroy(s);
+}
+
 /* T3: wall (axis 2) and a sphere 0.099 above it. */
 static grit_contact_info wall_sphere(double e_wall, double e_sphere)
 {
@@ -208,6 +269,7 @@ int main(void)
     RUN(t2_combination_rules);
     RUN(t2_frictionless_material);
     RUN(t2_friction_rule_and_override);
+    RUN(update_physics_existing_contacts);
     RUN(t3_wall_sphere);
     RUN(t4_thick_facet);
     RUN(t6_docs_example2);

@@ -196,6 +196,15 @@ int grit_get_material(const grit_scene *s, int mat, void *def, size_t size);
  * between steps; contacts take the new law at the next step, new
  * parameters when they are made). */
 int grit_set_pair(grit_scene *s, int mat_a, int mat_b, const grit_pair_def *def);
+/* Run the physics functors again on the contacts that exist (Woo's
+ * updatePhys), between steps: every real contact of FrictPhys (the linear,
+ * IdealElPl, LinEl6 and Kuhn laws) takes kn, kt, tan_phi and cn from the
+ * materials and pair overrides now, keeping its force and its law's state
+ * (a force above a lowered friction limit slides at the next step).
+ * Concrete and Hertz contacts keep theirs: a concrete contact's constants
+ * belong to its damage history, a Hertz contact's stiffness follows its
+ * overlap. Returns the number of contacts updated. */
+int grit_contacts_update_physics(grit_scene *s);
 /* The law (grit_law) of contacts between materials a and b. */
 int grit_pair_law(const grit_scene *s, int mat_a, int mat_b);
 /* Set or read a law's parameters (grit_<law>_def; size its sizeof),

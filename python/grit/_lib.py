@@ -262,6 +262,7 @@ PROTOTYPES = {
     "grit_material_type_name": (c_char_p, [c_int]),
     "grit_material_class_name": (c_char_p, [c_int]),
     "grit_set_pair": (c_int, [S, c_int, c_int, c_void_p]),
+    "grit_contacts_update_physics": (c_int, [S]),
     "grit_pair_law": (c_int, [S, c_int, c_int]),
     "grit_material_count": (c_int, [S]),
     # laws and their parameters

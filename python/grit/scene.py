@@ -282,6 +282,13 @@ class Scene(_SceneParameters):
         g.write_many(buf, params, "set_pair")
         self._check(_LIB.grit_set_pair(self._p(), a, b, buf))
 
+    def update_physics(self) -> int:
+        """Give the contacts that exist the stiffnesses, friction and damping the materials and pair overrides give
+        now (``set_pair`` alone reaches only contacts made afterwards): the FrictPhys contacts (linear, IdealElPl,
+        LinEl6 and Kuhn laws) keep their force and state; concrete and Hertz contacts keep their physics. Returns
+        the number of contacts updated."""
+        return int(_LIB.grit_contacts_update_physics(self._p()))
+
     # -- particles
     @overload
     def add(self, shape: Shape) -> int: ...

@@ -164,3 +164,9 @@ def test_pair_overrides():
     s.run(1)
     c = s.contacts[0]
     assert c["kn"] == 1e6 and c["cn"] == 3.0 and c["kt"] == pytest.approx(0.2e6)
+    # a new override reaches the contact that exists only through update_physics
+    s.set_pair(a, b, kn=2e6, tan_phi=0.1)
+    assert s.contacts[0]["kn"] == 1e6
+    assert s.update_physics() == 1
+    c = s.contacts[0]
+    assert c["kn"] == 2e6 and c["tan_phi"] == 0.1 and c["cn"] == 0.0 and c["kt"] == pytest.approx(0.4e6)  # the new override replaces the old one whole
