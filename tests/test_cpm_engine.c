@@ -549,6 +549,21 @@ static void vtk_damage(void)
 }
 
 /* ---- errors ----------------------------------------------------------------------------- */
+/* The recommended values of the confinement parameters (compressive
+ * plasticity from eps_s = -3e-3 with the tangent K_s = 0.3 kN; the
+ * logarithmic surface's Y0 = 0.1) are the defaults, in the definition and in
+ * a new scene. */
+static void recommended_defaults(void)
+{
+    const grit_cpm_def d = grit_default_cpm_def();
+    CHECK(d.eps_soft == -3e-3 && d.rel_kn_soft == 0.3 && d.yield_log_speed == 0.1);
+    grit_scene *s = fx_scene_dt(1e-6);
+    grit_cpm_def g;
+    CHECK(grit_get_law_def(s, GRIT_LAW_CPM, &g, sizeof g) == GRIT_OK);
+    CHECK(g.eps_soft == -3e-3 && g.rel_kn_soft == 0.3 && g.yield_log_speed == 0.1);
+    grit_scene_destroy(s);
+}
+
 static void errors(void)
 {
     grit_scene *s = scene_dt(1e-7);
@@ -636,6 +651,7 @@ int main(void)
     RUN(concrete_between_platens);
     RUN(restart_bitwise);
     RUN(vtk_damage);
+    RUN(recommended_defaults);
     RUN(errors);
     RUN(solver_failure);
     TEST_MAIN_END();

@@ -90,6 +90,26 @@ static void t15d_no_friction(void)
     }
 }
 
+/* Woo's noSlip: the tangential spring is never capped by the Coulomb
+ * limit, and nothing is dissipated. Normal force 100 N, limit 50 N; each
+ * step moves the spring by 1e-2 m (200 N). */
+static void t15f_no_slip(void)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        lawcase c = mk(1e5, 2e4, 0.5, 1e-3, -1e-3);
+        c.L.no_slip = variant == 1;
+        for (int k = 0; k < 5; k++) CHECK(step_el(&c, k == 0, 10.0, 0));
+        CHECK_REL(c.p.f.x, -100, 1e-12); /* compression: negative along the normal */
+        if (variant == 0) {
+            CHECK_REL(fabs(c.p.f.y), 50, 1e-12); /* at the limit */
+            CHECK(c.E.plast > 0);
+        } else {
+            CHECK_REL(fabs(c.p.f.y), 5 * 200, 1e-12); /* the whole spring */
+            CHECK(c.E.plast == 0);
+        }
+    }
+}
+
 static void t15e_ini_eqlb(void)
 {
     lawcase c = mk(1e5, 2e4, 0.5, 1e-3, -1e-3);
@@ -269,6 +289,7 @@ int main(void)
     RUN(t15c_zero_gap);
     RUN(t15d_no_friction);
     RUN(t15e_ini_eqlb);
+    RUN(t15f_no_slip);
     RUN(t16_slip_sequence);
     RUN(t17_closed_cycle_exact);
     RUN(t18_one_step_dissipation);
