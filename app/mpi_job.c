@@ -61,15 +61,10 @@ int job_mpi_rank(void) { return rank; }
 int job_mpi_spread(grit_scene *s, const char *name)
 {
     if (!on) return 0;
-    grit_scene_def d = *grit_scene_get_def(s);
-    const bool energy = d.track_energy; /* (the scenes track it by default: turned off with a note) */
-    d.track_energy = false;
-    if ((energy && grit_scene_set_def(s, &d)) || grit_mpi_distribute(s)) {
+    if (grit_mpi_distribute(s)) {
         if (rank == 0) fprintf(stderr, "grit: error: grit run %s on MPI ranks: %s\n", name, grit_last_error(s));
         return -1;
     }
-    if (energy && rank == 0)
-        printf("grit run %s: energy tracking is off on several MPI ranks (not summed over ranks yet)\n", name);
     spread = true;
     whole = false;
     return 0;

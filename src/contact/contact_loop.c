@@ -17,6 +17,7 @@
 #include "contact/ss_kuhn_simd.h"
 #include "core/cell_impl.h"
 #include "core/clock.h"
+#include "core/energy_share.h"
 #include "core/storage.h"
 #include "core/threads.h"
 
@@ -194,6 +195,20 @@ static void gather_forces(grit_scene *s, int nt)
     }
 }
 
+/* `book`: with the energy (MPI: not that of the contacts another rank books) */
+static void add_energy(grit_law_energy *to, const grit_law_energy *e, bool book)
+{
+    if (book) {
+        to->elast += e->elast;
+        to->plast += e->plast;
+        to->visc += e->visc;
+        to->broken += e->broken;
+        to->damage += e->damage;
+    }
+    to->cohesive_broken += e->cohesive_broken;
+    to->failed += e->failed;
+}
+
 /* Potential pairs of one block: a pair whose shapes touch is appended to the
  * contact list, where it is created and gets its first force at once. */
 static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_law_energy *E)
@@ -215,7 +230,13 @@ static int promote_range(grit_scene *s, int kind, int law, int lo, int hi, grit_
         pp->flags |= CF_PROMOTED;
         C->n_promoted++;
         C->fon[q] = 0;
-        n_real += run_range(s, kind, law, q, q + 1, E);
+        if (grit_energy_books_contact(s, &C->pair[q])) {
+            n_real += run_range(s, kind, law, q, q + 1, E);
+        } else { /* (MPI: its energy is another rank's share) */
+            grit_law_energy e = {0, 0, 0, 0, 0, 0, 0};
+            n_real += run_range(s, kind, law, q, q + 1, &e);
+            add_energy(E, &e, false);
+        }
         /* after every older contact: contact order (by id: in the gather) */
         if (!s->def.id_order) scatter_range(s, q, q + 1);
     }
@@ -230,13 +251,29 @@ typedef struct chunk {
     int n_real;
     double time;
     grit_law_energy E;
+    bool book; /* MPI: its energy is this rank's share (energy_share.h) */
 } chunk;
 
-/* The pieces of [lo, hi), one (kind, law) */
-static int split(chunk *ch, int n, int kind, int law, int lo, int hi)
+/* The pieces of [lo, hi), one (kind, law); with ch NULL, only how many.
+ * On MPI ranks with track_energy, a piece holds contacts this rank books or
+ * contacts it does not, never both. */
+static int split(const grit_scene *s, chunk *ch, int n, int kind, int law, int lo, int hi)
 {
-    for (int a = lo; a < hi; a += GRIT_CCHUNK)
-        ch[n++] = (chunk){kind, law, a, a + GRIT_CCHUNK < hi ? a + GRIT_CCHUNK : hi, 0, 0, {0, 0, 0, 0, 0, 0, 0}};
+    const bool by_book = s->mpi && s->def.track_energy;
+    for (int a = lo, b; a < hi; a = b) {
+        b = a + GRIT_CCHUNK < hi ? a + GRIT_CCHUNK : hi;
+        bool book = true;
+        if (by_book) {
+            book = grit_energy_books_contact(s, &s->c.pair[a]);
+            for (int k = a + 1; k < b; k++)
+                if (grit_energy_books_contact(s, &s->c.pair[k]) != book) {
+                    b = k;
+                    break;
+                }
+        }
+        if (ch) ch[n] = (chunk){kind, law, a, b, 0, 0, {0, 0, 0, 0, 0, 0, 0}, book};
+        n++;
+    }
     return n;
 }
 
@@ -246,17 +283,6 @@ static void share_time(grit_scene *s, const chunk *ch, int n_ch, int n_old, doub
     if (n_old > 0)
         for (int c = 0; c < n_ch; c++)
             s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += shared * (double)(ch[c].hi - ch[c].lo) / n_old;
-}
-
-static void add_energy(grit_law_energy *to, const grit_law_energy *e)
-{
-    to->elast += e->elast;
-    to->plast += e->plast;
-    to->visc += e->visc;
-    to->broken += e->broken;
-    to->damage += e->damage;
-    to->cohesive_broken += e->cohesive_broken;
-    to->failed += e->failed;
 }
 
 int grit_contact_loop(grit_scene *s)
@@ -280,17 +306,22 @@ int grit_contact_loop(grit_scene *s)
     /* the pieces: every block, then the contacts created since the last
      * rebuild (runs of one block: promotions come block by block) */
     int n_ch = 0;
-    for (int b = 0; b < GRIT_BLOCK_COUNT; b++) n_ch += grit_chunks(C->block_start[b + 1] - C->block_start[b], GRIT_CCHUNK);
+    if (s->mpi && s->def.track_energy) /* (more pieces: split also where the booking changes) */
+        for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
+            n_ch = split(s, NULL, n_ch, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1]);
+    else
+        for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
+            n_ch += grit_chunks(C->block_start[b + 1] - C->block_start[b], GRIT_CCHUNK);
     n_ch += n_old - n_blk; /* at most one piece per contact */
     chunk *ch = grit_scratch(s, (size_t)(n_ch > 0 ? n_ch : 1) * sizeof *ch);
     if (!ch) return grit_fail(s, GRIT_ENOMEM, "out of memory for the contact loop's pieces");
     n_ch = 0;
     for (int b = 0; b < GRIT_BLOCK_COUNT; b++)
-        n_ch = split(ch, n_ch, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1]);
+        n_ch = split(s, ch, n_ch, b / GRIT_LAW_COUNT, b % GRIT_LAW_COUNT, C->block_start[b], C->block_start[b + 1]);
     for (int k = n_blk, k2; k < n_old; k = k2) {
         const grit_pair *p = &C->pair[k];
         for (k2 = k + 1; k2 < n_old && C->pair[k2].kind == p->kind && C->pair[k2].law == p->law; k2++) {}
-        n_ch = split(ch, n_ch, p->kind, p->law, k, k2);
+        n_ch = split(s, ch, n_ch, p->kind, p->law, k, k2);
     }
     const int nt = grit_nthreads(s);
     const double t_pieces = grit_cpu_now();
@@ -312,7 +343,7 @@ int grit_contact_loop(grit_scene *s)
     }
     for (int c = 0; c < n_ch; c++) {
         n_real += ch[c].n_real;
-        add_energy(&E, &ch[c].E);
+        add_energy(&E, &ch[c].E, ch[c].book);
         s->time_block[grit_block_of(ch[c].kind, ch[c].law)] += ch[c].time;
     }
     /* the forces: each particle sums its block contacts' (in parallel), then

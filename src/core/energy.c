@@ -1,7 +1,8 @@
 /* grit: the energy tracker -- named entries whose sum must stay constant. */
 #include <float.h>
 
-#include "core/scene_impl.h"
+#include "core/energy_share.h"
+#include "core/health.h"
 
 static const char *const names[GRIT_E_COUNT] = {
     [GRIT_E_KINETIC] = "kinetic", [GRIT_E_ELAST] = "elast",   [GRIT_E_GRAV] = "grav",
@@ -39,4 +40,32 @@ void grit_energy_reset(grit_scene *s)
 {
     for (int k = 0; k < GRIT_E_COUNT; k++) s->energy[k] = 0;
     s->energy_initial_set = false;
+}
+
+/* A scene spread over MPI ranks: each rank books its share of a step from
+ * zero, so that the shares are the step's own terms and their sum over the
+ * ranks is what one process books in the step (src/mpi/halo.c sums them). */
+void grit_energy_share_open(grit_scene *s)
+{
+    for (int k = 0; k < GRIT_E_COUNT; k++) {
+        s->energy_base[k] = s->energy[k];
+        s->energy[k] = 0;
+    }
+}
+
+int grit_energy_share_close(grit_scene *s, const double *sum)
+{
+    if (!sum) { /* the step failed: the book of before it */
+        for (int k = 0; k < GRIT_E_COUNT; k++) s->energy[k] = s->energy_base[k];
+        return GRIT_OK;
+    }
+    /* kinetic and elastic energy are states, booked anew at every step;
+     * the other terms are work, added up over the steps */
+    for (int k = 0; k < GRIT_E_COUNT; k++)
+        s->energy[k] = k == GRIT_E_KINETIC || k == GRIT_E_ELAST ? sum[k] : s->energy_base[k] + sum[k];
+    if (!s->energy_initial_set) {
+        s->energy_initial = grit_energy_total(s);
+        s->energy_initial_set = true;
+    }
+    return grit_health_energy(s);
 }

@@ -8,5 +8,8 @@
  * and the likely cause (on_blowup=stop); with on_blowup=warn the message
  * goes to grit_last_warning instead, once per kind. */
 int grit_health_check(grit_scene *s);
+/* The energy balance's part of it (also for a scene spread over MPI ranks,
+ * once the ranks' shares of the book are summed). */
+int grit_health_energy(grit_scene *s);
 
 #endif

@@ -326,6 +326,13 @@ struct grit_scene {
     double energy[GRIT_E_COUNT];
     double energy_initial;
     bool energy_initial_set;
+    /* MPI with track_energy (src/mpi/): every rank holds the whole scene's
+     * book; a step books this rank's share from zero (energy_base keeps the
+     * book before it) and the ranks' shares are summed at the step's end.
+     * energy_skip: the particle flags this rank leaves out of its share
+     * (ghosts, booked by their owner; shared walls and facets but on rank 0) */
+    double energy_base[GRIT_E_COUNT];
+    uint16_t energy_skip;
 
     bool eqlb_used; /* some contact may carry an iniEqlb offset */
     double *dyndt_k; /* the adaptive step's stiffness per particle (integrate/dyndt.c) */

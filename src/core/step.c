@@ -9,6 +9,7 @@
 #include "contact/contact_loop.h"
 #include "core/threads.h"
 #include "core/clock.h"
+#include "core/energy_share.h"
 #include "core/cell_impl.h"
 #include "core/cellctrl.h"
 #include "core/health.h"
@@ -83,6 +84,9 @@ static int step_once(grit_scene *s)
 {
     const bool tuning = grit_threads_tuning(s);
     const double wall0 = tuning ? grit_wall_now() : 0;
+    /* spread over MPI ranks: this rank books its share of the step; the
+     * shares are summed when the ranks close the step (src/mpi/halo.c) */
+    if (s->mpi && s->def.track_energy) grit_energy_share_open(s);
     if (s->n_outlets) { /* before the inlets: they see the room made */
         int rc = grit_outlets_run(s);
         if (rc) return rc;
@@ -134,7 +138,7 @@ static int step_once(grit_scene *s)
     s->stats.time_integrate += t1 - t0 + now() - t3;
     s->stats.time_collide += t2 - t1;
     s->stats.time_contacts += t3 - t2;
-    if (s->def.track_energy && !s->energy_initial_set) {
+    if (s->def.track_energy && !s->energy_initial_set && !s->mpi) {
         s->energy_initial = grit_energy_total(s);
         s->energy_initial_set = true;
     }

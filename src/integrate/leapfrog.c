@@ -261,7 +261,7 @@ static inline __attribute__((always_inline)) void integrate_one(grit_scene *s, i
     if (general && (fl & PF_LOCAL6)) grit_local6_velocity(s, i, &vw);
     grit_vec3 pos = v3_madd(b->pr[i].pos, dt, vw.v);
     b->pr[i].pos = pos;
-    if (book && (dmp || vsc) && blocked != GRIT_BLOCK_ALL && !(fl & PF_NO_ENERGY)) {
+    if (book && (dmp || vsc) && blocked != GRIT_BLOCK_ALL && !(fl & (PF_NO_ENERGY | s->energy_skip))) {
         /* the damping forces of this step over the second half of the move,
          * with the new mid-step velocity */
         const grit_vec3 vn = periodic ? cell_fluct(&s->cell->L, vw.v, pos, dt) : vw.v;
@@ -496,8 +496,10 @@ static void energy_range(const grit_scene *s, int lo, int hi, double dt_step, lf
     const grit_vec3 g = s->def.gravity;
     const bool has_g = g.x != 0 || g.y != 0 || g.z != 0;
     const bool has_d = s->def.damping != 0, has_v = s->def.mass_damping != 0, periodic = s->cell != NULL;
+    /* (MPI: another rank books its ghosts, and rank 0 the shared walls) */
+    const unsigned skip = PF_NO_ENERGY | s->energy_skip;
     for (int i = lo; i < hi; i++)
-        if (!(b->flags[i] & PF_NO_ENERGY)) energy_one(s, i, periodic, has_d, has_v, has_g, dt_step, E);
+        if (!(b->flags[i] & skip)) energy_one(s, i, periodic, has_d, has_v, has_g, dt_step, E);
 }
 
 int grit_leapfrog_energy(grit_scene *s, double dt_step)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "collide/broadphase.h"
+#include "core/energy_share.h"
 #include "mpi/mpi_impl.h"
 
 enum { STATE_DOUBLES = 17 }; /* a ghost's update: position, radius, v, w, orientation, angular momentum */
@@ -47,14 +48,26 @@ static int agree_on(MPI_Comm comm, grit_scene *s, int rc)
 
 int grit_mpi_agree_now(grit_scene *s, int rc) { return agree_on(s->mpi->comm, s, rc); }
 
+/* The energy book at the step's end: the ranks' shares summed (each rank
+ * booked its own particles and the contacts it books, energy_share.h), the
+ * same sums on every rank. Only after the step's status is agreed, so that
+ * every rank makes this call or none. */
+static int sum_energy(grit_scene *s, int rc)
+{
+    if (rc) return grit_energy_share_close(s, NULL), rc;
+    double share[GRIT_E_COUNT], sum[GRIT_E_COUNT];
+    memcpy(share, s->energy, sizeof share);
+    MPI_Allreduce(share, sum, GRIT_E_COUNT, MPI_DOUBLE, MPI_SUM, s->mpi->comm);
+    return grit_energy_share_close(s, sum);
+}
+
 static int agree_hook(grit_scene *s, int rc)
 {
     struct grit_mpi *m = s->mpi;
-    if (m->skip_agree) {
-        m->skip_agree = false;
-        return rc;
-    }
-    return grit_mpi_agree_now(s, rc);
+    if (m->skip_agree) m->skip_agree = false; /* (agreed in the exchange already) */
+    else rc = grit_mpi_agree_now(s, rc);
+    if (s->def.track_energy) rc = sum_energy(s, rc);
+    return rc;
 }
 
 static void put_state(const grit_scene *s, int i, double *o)
@@ -161,8 +174,6 @@ static int check_spreadable(grit_scene *s)
     if (s->n_inlets || s->n_outlets)
         return grit_fail(s, GRIT_ESTATE, "MPI: inlets and outlets are not spread over ranks yet");
     if (s->n_local6) return grit_fail(s, GRIT_ESTATE, "MPI: local-axes impositions (the law tester) run on one process");
-    if (s->def.track_energy)
-        return grit_fail(s, GRIT_ESTATE, "MPI: track_energy is not summed over ranks yet; set track_energy=false");
     if (s->def.dyn_dt) return grit_fail(s, GRIT_ESTATE, "MPI: the adaptive step (dyn_dt) is not spread over ranks yet");
     if (isnan(s->def.verlet_dist))
         return grit_fail(s, GRIT_ESTATE, "MPI: the automatic Verlet distance (verlet_dist=nan) is not spread over ranks yet");
@@ -226,6 +237,8 @@ int grit_mpi_distribute(grit_scene *s)
         if (m->rank != 0)
             for (int i = 0; i < s->b.n; i++)
                 if (!(s->b.flags[i] & PF_SHARED)) s->b.flags[i] |= PF_GHOST;
+        /* the energy book: ghosts are their owner's, shared walls rank 0's */
+        s->energy_skip = (uint16_t)(m->rank == 0 ? PF_GHOST : PF_GHOST | PF_SHARED);
         s->mpi = m;
         s->mpi_free = free_mpi;
         s->mpi_exchange = exchange_hook;

@@ -8,7 +8,10 @@
  * scene on one process and compares particle by particle and contact by
  * contact. Then: continued after the gather (the scene spreads again), and
  * saved on rank 0 and loaded by every rank (a restart written by K ranks,
- * continued by K). */
+ * continued by K). The energy book is tracked and summed over the ranks:
+ * every rank's, spread and after the gathers, is compared with one
+ * process's term by term. */
+#include <float.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -25,7 +28,7 @@ static grit_scene *make(int law)
 {
     const fx_pile_def p = {law, 432, 12, 0.0245, 0.3, 0.1, false, false};
     grit_scene *s = fx_pile(&p);
-    s->def.track_energy = false;
+    s->def.track_energy = true; /* (the fixture's default: summed over the ranks) */
     s->def.id_order = true;
     /* a sideways throw: the pile spreads along x over the slabs */
     for (int i = 0; i < s->b.n; i++)
@@ -41,6 +44,50 @@ static long all_sum(long x)
     return y;
 }
 
+/* The energy book every rank holds for s against the one-process run's
+ * (`ref`, on rank 0): each term within 1e-12 of its value, the total, the
+ * initial total and the balance error within 1e-12 of the sum of the terms'
+ * magnitudes (the scale the balance is judged on: the total is a small
+ * remainder of large terms, and the ranks add the same terms in another
+ * order). The number of misses, the same on every rank. */
+static int energy_same(const grit_scene *s, const grit_scene *ref, const char *what)
+{
+    enum { N = GRIT_E_COUNT + 3 };
+    double r[N] = {0}, m[N];
+    if (rank == 0) {
+        for (int k = 0; k < GRIT_E_COUNT; k++) r[k] = grit_energy(ref, k);
+        r[GRIT_E_COUNT] = grit_energy_total(ref);
+        r[GRIT_E_COUNT + 1] = grit_energy_initial(ref);
+        r[GRIT_E_COUNT + 2] = grit_energy_rel_error(ref);
+    }
+    MPI_Bcast(r, N, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int k = 0; k < GRIT_E_COUNT; k++) m[k] = grit_energy(s, k);
+    m[GRIT_E_COUNT] = grit_energy_total(s);
+    m[GRIT_E_COUNT + 1] = grit_energy_initial(s);
+    m[GRIT_E_COUNT + 2] = grit_energy_rel_error(s);
+    double scale = 0, worst = 0;
+    for (int k = 0; k < GRIT_E_COUNT; k++) scale += fabs(r[k]);
+    int bad = 0;
+    for (int k = 0; k < N; k++) {
+        const double d = fabs(m[k] - r[k]);
+        const double of = k < GRIT_E_COUNT ? fabs(r[k]) : k == GRIT_E_COUNT + 2 ? 1.0 : scale;
+        if (!(d <= 1e-12 * of)) {
+            bad++;
+            fprintf(stderr, "%s, rank %d of %d: %s = %.17g, one process %.17g\n", what, rank, size,
+                    k < GRIT_E_COUNT ? grit_energy_name(k) : k == GRIT_E_COUNT ? "total" : k == GRIT_E_COUNT + 1 ? "initial" : "balance error",
+                    m[k], r[k]);
+        }
+        if (k < GRIT_E_COUNT && d > 0) worst = fmax(worst, d / fabs(r[k]));
+    }
+    double worst_all = 0;
+    MPI_Reduce(&worst, &worst_all, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        fprintf(stderr, "%s, %d ranks, energy at step %ld: the largest relative difference of a term %.3g, of the "
+                        "balance error %.3g (balance error %.3g)\n",
+                what, size, s->step, worst_all, fabs(m[GRIT_E_COUNT + 2] - r[GRIT_E_COUNT + 2]), r[GRIT_E_COUNT + 2]);
+    return (int)all_sum(bad);
+}
+
 /* Gather on rank 0 and compare with the one-process run `ref` there (NULL
  * elsewhere); every rank returns the same verdict. */
 static int gathered_same(grit_scene *s, const grit_scene *ref, const char *what)
@@ -54,7 +101,7 @@ static int gathered_same(grit_scene *s, const grit_scene *ref, const char *what)
         if (bad) fprintf(stderr, "%s: %d ranks differ from one process in %d items\n", what, size, bad);
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return bad;
+    return bad + energy_same(s, ref, what);
 }
 
 static void same_as_one_process(int law, const char *what)
@@ -70,10 +117,12 @@ static void same_as_one_process(int law, const char *what)
     grit_mpi_stats st;
     CHECK(grit_mpi_get_stats(s, &st) == GRIT_OK);
     const long migrated = all_sum(st.migrated), cmig = all_sum(st.contacts_migrated);
+    CHECK(energy_same(s, ref, what) == 0); /* every rank's, spread */
     CHECK(gathered_same(s, ref, what) == 0);
     /* on after the gather: the next step spreads it again */
     CHECK(grit_step(s, n2) == GRIT_OK);
     if (ref) CHECK(grit_step(ref, n2) == GRIT_OK);
+    CHECK(energy_same(s, ref, what) == 0);
     CHECK(gathered_same(s, ref, what) == 0);
     if (rank == 0) {
         int real = 0;
@@ -114,6 +163,7 @@ static void restart(void)
         ref = make(GRIT_LAW_IDEALELPL);
         CHECK(grit_step(ref, 800) == GRIT_OK);
     }
+    CHECK(energy_same(b, ref, "restart") == 0);
     CHECK(gathered_same(b, ref, "restart") == 0);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) unlink(path);
@@ -125,10 +175,10 @@ static void restart(void)
 static void refused(void)
 {
     grit_scene *s = make(GRIT_LAW_IDEALELPL);
-    s->def.track_energy = true;
+    s->def.dyn_dt = true;
     CHECK(grit_mpi_distribute(s) == GRIT_ESTATE);
-    CHECK(strstr(grit_last_error(s), "track_energy") != NULL);
-    s->def.track_energy = false;
+    CHECK(strstr(grit_last_error(s), "dyn_dt") != NULL);
+    s->def.dyn_dt = false;
     CHECK(grit_mpi_distribute(s) == GRIT_OK); /* and nothing changed */
     grit_scene_destroy(s);
 }
