@@ -13,10 +13,11 @@
  * whose six degrees of freedom are blocked (every rank holds those), and the
  * energy book (track_energy): every rank books its share of a step and the
  * shares are summed at the step's end, so that grit_energy and the other
- * getters give the whole scene's book on every rank. Not yet: aspherical
- * moving particles, clumps, periodic cells, inlets and outlets, the adaptive
- * step, the automatic Verlet distance; a scene with them is refused with a
- * message that names them.
+ * getters give the whole scene's book on every rank; the automatic Verlet
+ * distance, chosen by the ranks together from the whole scene's figures.
+ * Not yet: aspherical moving particles, clumps, periodic cells, inlets and
+ * outlets, the adaptive step; a scene with them is refused with a message
+ * that names them.
  *
  * The functions are collective: every rank calls them, in the same order.
  * They need the library libgrit_mpi (CMake target grit_mpi), built when MPI

@@ -740,7 +740,9 @@ int grit_collide(grit_scene *s)
         /* timed apart from the check above (grit_stats: rebuilds, re-sorts) */
         const double t = grit_cpu_now(), sort0 = s->stats.time_sort;
         /* the automatic skin for the next interval, from the one that ends */
-        if (isnan(s->def.verlet_dist) && dv > 0) {
+        /* (spread over MPI ranks: made from the whole scene before the
+         * re-partition, whose halo depends on it: src/mpi/halo.c) */
+        if (isnan(s->def.verlet_dist) && dv > 0 && !s->mpi) {
             const double rd = rotation_disp(s);
             s->verlet_dist = grit_verlet_auto_choose(s, fmax(disp2, rd * rd));
         }

@@ -61,22 +61,39 @@ double grit_verlet_auto_cost(double skin, int n, double pairs0, double skin0, do
 
 /* The largest displacement per step: measured over the interval since the
  * last rebuild when there was one, else from the velocities now. */
-static double displacement_rate(const grit_scene *s, double disp2)
+static double displacement_rate(const grit_scene *s, double disp2, double v2)
 {
     const long steps = s->step - s->verlet_last_rebuild;
     if (s->verlet_last_rebuild >= 0 && steps >= 1 && isfinite(disp2)) return sqrt(disp2) / (double)steps;
-    double v2 = 0;
-    for (int i = 0; i < s->b.n; i++) {
-        const double w = v3_norm2(s->b.vw[i].v);
-        if (w > v2) v2 = w;
-    }
     const double dt = isfinite(s->dt) && s->dt > 0 ? s->dt : 0.0;
     return sqrt(v2) * dt;
 }
 
+/* One particle's share of a census (halo.c sums them over the ranks). */
+void grit_verlet_census_add(const grit_scene *s, int i, grit_verlet_census *c)
+{
+    const double r = grit_shape_classes[s->b.shape[i]]->equiv_radius(s, i);
+    if (r > 0 && r < c->rmin) c->rmin = r;
+    const double w = v3_norm2(s->b.vw[i].v);
+    if (w > c->v2) c->v2 = w;
+}
+
+void grit_verlet_census_of(const grit_scene *s, grit_verlet_census *c)
+{
+    *c = (grit_verlet_census){INFINITY, 0, (double)s->c.block_start[GRIT_BLOCK_COUNT] + s->c.n_pot, s->b.n};
+    for (int i = 0; i < s->b.n; i++) grit_verlet_census_add(s, i, c);
+}
+
 double grit_verlet_auto_choose(grit_scene *s, double disp2)
 {
-    const double rmin = grit_min_radius(s);
+    grit_verlet_census c;
+    grit_verlet_census_of(s, &c);
+    return grit_verlet_auto_pick(s, disp2, &c);
+}
+
+double grit_verlet_auto_pick(const grit_scene *s, double disp2, const grit_verlet_census *c)
+{
+    const double rmin = c->rmin;
     if (!isfinite(rmin)) return 0.0; /* no particle with a size: resolved again when one comes */
     double lo = GRIT_VERLET_AUTO_MIN * rmin, hi = GRIT_VERLET_AUTO_MAX * rmin;
     if (s->cell) { /* a periodic cell allows boxes up to half its width */
@@ -84,14 +101,14 @@ double grit_verlet_auto_choose(grit_scene *s, double disp2)
         if (cap < hi) hi = cap;
         if (cap < lo) lo = cap; /* a cell too small for any: the largest skin it takes */
     }
-    const double d = displacement_rate(s, disp2);
+    const double d = displacement_rate(s, disp2, c->v2);
     const double cur = s->verlet_dist;
     /* the candidate pairs of the last rebuild: its real contacts and potential pairs */
-    const double pairs0 = (double)s->c.block_start[GRIT_BLOCK_COUNT] + s->c.n_pot;
+    const double pairs0 = c->pairs;
     const double skin0 = isfinite(cur) && cur > 0 ? cur : 0.0;
     double best = lo, tbest = INFINITY;
     for (double sk = lo; sk <= hi * (1 + 1e-12) && sk > 0; sk *= GRID_STEP) {
-        const double t = grit_verlet_auto_cost(sk, s->b.n, pairs0, skin0, rmin, d);
+        const double t = grit_verlet_auto_cost(sk, c->n, pairs0, skin0, rmin, d);
         if (t < tbest) {
             tbest = t;
             best = sk;
@@ -100,7 +117,7 @@ double grit_verlet_auto_choose(grit_scene *s, double disp2)
     /* keep the current skin unless the new one is clearly cheaper (and the
      * current one is within the bounds now) */
     if (skin0 >= lo && skin0 <= hi &&
-        grit_verlet_auto_cost(skin0, s->b.n, pairs0, skin0, rmin, d) <= HYSTERESIS * tbest)
+        grit_verlet_auto_cost(skin0, c->n, pairs0, skin0, rmin, d) <= HYSTERESIS * tbest)
         return skin0;
     return best;
 }

@@ -29,6 +29,21 @@ double grit_verlet_auto_cost(double skin, int n, double pairs0, double skin0, do
  * rebuild test saw it); also the first skin (no rebuild yet). */
 double grit_verlet_auto_choose(grit_scene *s, double disp2);
 
+/* What the choice reads of the particles and pairs: on one process the
+ * scene's own (grit_verlet_census_of); on MPI ranks the same figures of the
+ * whole scene, summed over the ranks (src/mpi/halo.c). */
+typedef struct grit_verlet_census {
+    double rmin;  /* the smallest equivalent radius (INFINITY: none) */
+    double v2;    /* the largest squared speed */
+    double pairs; /* candidate pairs (real and potential) of the last rebuild */
+    int n;        /* particles */
+} grit_verlet_census;
+void grit_verlet_census_of(const grit_scene *s, grit_verlet_census *c);
+/* Particle i's radius and speed added to a census. */
+void grit_verlet_census_add(const grit_scene *s, int i, grit_verlet_census *c);
+/* grit_verlet_auto_choose from a census. */
+double grit_verlet_auto_pick(const grit_scene *s, double disp2, const grit_verlet_census *c);
+
 /* The smallest equivalent radius of the particles (INFINITY: none). */
 double grit_min_radius(const grit_scene *s);
 

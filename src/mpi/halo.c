@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cg2/cg2.h"
 #include "collide/broadphase.h"
+#include "collide/verlet_auto.h"
 #include "core/energy_share.h"
 #include "mpi/mpi_impl.h"
 
@@ -124,15 +126,69 @@ static int update_ghosts(grit_scene *s)
     return GRIT_OK;
 }
 
+/* The automatic Verlet distance (verlet_dist=nan): the choice one process
+ * makes at a rebuild, from the same figures of the whole scene. The largest
+ * displacement since the last rebuild is the largest over the ranks of
+ * their own particles' (the leapfrog's of a ghost moved it with the part of
+ * its forces this rank knows; its owner's is the one-process value), kept
+ * at every step; a maximum, so the same bits in any order. */
+static void exact_disp2(grit_scene *s)
+{
+    struct grit_mpi *m = s->mpi;
+    const grit_bodies *b = &s->b;
+    double d2 = m->disp2;
+    for (int i = 0; i < b->n; i++) {
+        if (b->flags[i] & PF_GHOST) continue;
+        const double w = v3_norm2(v3_sub(b->pr[i].pos, b->refpos[i])); /* (the leapfrog's sum) */
+        if (w > d2) d2 = w;
+    }
+    m->disp2 = d2;
+    MPI_Allreduce(&d2, &s->max_disp2, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+}
+
+/* The skin for the next interval, before the re-partition (whose halo is
+ * as wide as it needs): the census summed over the ranks (particles and
+ * candidate pairs each counted by one rank: pairs by the rule of the energy
+ * book, shared walls by rank 0), the same on every rank. */
+static void auto_skin(grit_scene *s)
+{
+    struct grit_mpi *m = s->mpi;
+    const grit_bodies *b = &s->b;
+    const grit_contacts *C = &s->c;
+    grit_verlet_census mine = {INFINITY, 0, 0, 0}, c;
+    double cnt[2] = {0, 0}, sum[2];
+    for (int i = 0; i < b->n; i++) {
+        grit_verlet_census_add(s, i, &mine);
+        if (!(b->flags[i] & (m->rank == 0 ? PF_GHOST : PF_GHOST | PF_SHARED))) cnt[0]++;
+    }
+    for (int k = 0; k < C->block_start[GRIT_BLOCK_COUNT]; k++) cnt[1] += grit_energy_books_contact(s, &C->pair[k]);
+    for (int k = 0; k < C->n_pot; k++) cnt[1] += grit_energy_books_contact(s, &C->pot[k]);
+    MPI_Allreduce(&mine.rmin, &c.rmin, 1, MPI_DOUBLE, MPI_MIN, m->comm);
+    MPI_Allreduce(&mine.v2, &c.v2, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    MPI_Allreduce(cnt, sum, 2, MPI_DOUBLE, MPI_SUM, m->comm); /* (whole numbers: exact in any order) */
+    c.n = (int)sum[0];
+    c.pairs = sum[1];
+    s->verlet_dist = grit_verlet_auto_pick(s, s->max_disp2, &c);
+}
+
 static int exchange_hook(grit_scene *s, int rc)
 {
     struct grit_mpi *m = s->mpi;
     rc = grit_mpi_agree_now(s, rc);
     if (rc == GRIT_OK) rc = update_ghosts(s);
     if (rc == GRIT_OK) {
+        const bool autov = isnan(s->def.verlet_dist);
+        if (autov) exact_disp2(s);
         int due = grit_collide_due(s), any;
         MPI_Allreduce(&due, &any, 1, MPI_INT, MPI_MAX, m->comm);
-        if (any) rc = grit_mpi_agree_now(s, grit_mpi_redistribute(s));
+        /* (the rebuild that spreads a gathered scene again is not one that
+         * one process makes: the skin stays; its census would count no
+         * pairs, the gather having dropped them) */
+        if (any && autov && s->verlet_dist > 0 && !m->keep_skin) auto_skin(s);
+        if (any) {
+            m->keep_skin = false;
+            rc = grit_mpi_agree_now(s, grit_mpi_redistribute(s));
+        }
     }
     if (rc) m->skip_agree = true;
     return rc;
@@ -175,8 +231,6 @@ static int check_spreadable(grit_scene *s)
         return grit_fail(s, GRIT_ESTATE, "MPI: inlets and outlets are not spread over ranks yet");
     if (s->n_local6) return grit_fail(s, GRIT_ESTATE, "MPI: local-axes impositions (the law tester) run on one process");
     if (s->def.dyn_dt) return grit_fail(s, GRIT_ESTATE, "MPI: the adaptive step (dyn_dt) is not spread over ranks yet");
-    if (isnan(s->def.verlet_dist))
-        return grit_fail(s, GRIT_ESTATE, "MPI: the automatic Verlet distance (verlet_dist=nan) is not spread over ranks yet");
     for (int i = 0; i < s->b.n; i++) {
         if (s->b.shape[i] == GRIT_SHAPE_SPHERE) continue;
         if ((s->b.flags[i] & GRIT_BLOCK_ALL) != GRIT_BLOCK_ALL)
@@ -228,7 +282,10 @@ int grit_mpi_distribute(grit_scene *s)
      * from the whole scene, so that the ranks' parts cannot change them */
     if (rc == GRIT_OK) {
         s->def.dt = s->dt = dt; /* (the critical step of a part is never smaller than the whole's) */
-        s->def.verlet_dist = grit_verlet_dist(s);
+        /* (the automatic one is chosen again at every rebuild, from the
+         * whole scene: exchange_hook) */
+        const double vd = grit_verlet_dist(s);
+        if (!isnan(s->def.verlet_dist)) s->def.verlet_dist = vd;
         s->def.id_order = true;
         for (int i = 0; i < s->b.n; i++)
             if (s->b.shape[i] == GRIT_SHAPE_SPHERE && s->b.pr[i].r > m->rmax) m->rmax = s->b.pr[i].r;
@@ -256,6 +313,7 @@ int grit_mpi_gather(grit_scene *s)
     m->gather = true;
     int rc = grit_mpi_agree_now(s, grit_mpi_redistribute(s));
     m->gather = false;
+    m->keep_skin = true;
     if (rc == GRIT_OK && m->rank == 0) /* a whole scene again, as one process holds it */
         for (int i = 0; i < s->b.n; i++) s->b.flags[i] &= (uint16_t)~PF_SHARED;
     return rc;

@@ -40,6 +40,10 @@ struct grit_mpi {
     /* an error was agreed inside the exchange: the step's closing agreement
      * is then not made again (halo.c) */
     bool skip_agree;
+    /* the automatic Verlet distance: the largest squared displacement of
+     * this rank's particles since the last re-partition (halo.c) */
+    double disp2;
+    bool keep_skin; /* gathered: the next re-partition keeps the skin */
     grit_mpi_stats st;
 };
 

@@ -395,6 +395,7 @@ int grit_mpi_redistribute(grit_scene *s)
     s->gen_contacts++;
     s->need_rebuild = true;
     s->max_disp2 = 0;
+    m->disp2 = 0;
     s->mpi_partial = !(m->gather && m->rank == 0);
     m->st.redistributions++;
     rc = GRIT_OK;

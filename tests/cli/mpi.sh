@@ -1,8 +1,9 @@
 # mpirun -np K grit run box: the same final state as one process running the
 # scene with id_order, and the same energy book (summed over the ranks) in
-# every row of energy.csv; the same for deposit; grit run restart of the
-# run's checkpoint, on 2 ranks, the same as on one; a scene that cannot be
-# spread refused on every rank with one message.
+# every row of energy.csv; the same for deposit and with the automatic
+# Verlet distance; grit run restart of the run's checkpoint, on 2 ranks, the
+# same as on one; a scene that cannot be spread refused on every rank with
+# one message.
 . "$(dirname "$0")/lib.sh"
 if ! "$GRIT" version | grep -q "MPI runs.*: yes"; then
     echo "grit was built without MPI (libopenmpi-dev): nothing to run" >&2
@@ -58,6 +59,20 @@ $MPI 2 "$GRIT" run deposit $dargs out=d2 >out.txt 2>err.txt || fail "deposit, 2 
 cmp -s d1/final.csv d2/final.csv || fail "deposit, 2 ranks: final.csv differs from one process"
 m=$(same_energy d1 d2) || fail "deposit, 2 ranks: energy.csv differs from one process"
 echo "deposit, 2 ranks, energy.csv: $m"
+# the automatic Verlet distance: the skin is chosen from the whole scene, as
+# one process chooses it (with one row at the end and no progress lines: a
+# row or a progress line gathers the scene, and spreading it again is a
+# rebuild one process does not make; a rank re-sorts its own part)
+vargs="n=1500 steps=1500 vtk_frames=1 save_every=1500 progress=0 checkpoint=0 threads=1 verlet_dist=nan"
+skin() { grep -o "[0-9]* rebuilds" "$1"; grep -o "Verlet distance [^ ]* m" "$1"; }
+"$GRIT" run box $vargs out=va1 id_order=true >va1.txt 2>err.txt || fail "verlet_dist=nan, one process: exit $?"
+for k in 2 3; do
+    $MPI $k "$GRIT" run box $vargs out=va$k >out.txt 2>err.txt || fail "verlet_dist=nan, $k ranks: exit $?"
+    cmp -s va1/final.csv va$k/final.csv || fail "verlet_dist=nan, $k ranks: final.csv differs from one process"
+    same_energy va1 va$k >/dev/null || fail "verlet_dist=nan, $k ranks: energy.csv differs from one process"
+    [ "$(skin out.txt)" = "$(skin va1.txt)" ] || fail "verlet_dist=nan, $k ranks: '$(skin out.txt)', one process '$(skin va1.txt)'"
+    echo "verlet_dist=nan, $k ranks:" $(skin out.txt) "(one process:" $(skin va1.txt)")"
+done
 # a checkpoint written by 2 ranks continues on 2 as on one process
 "$GRIT" run restart file=k2/restart.grit steps=500 save_every=100 out=r1 >out.txt 2>err.txt || fail "restart, one process: exit $?"
 $MPI 2 "$GRIT" run restart file=k2/restart.grit steps=500 save_every=100 out=r2 >out.txt 2>err.txt || fail "restart, 2 ranks: exit $?"

@@ -171,6 +171,44 @@ static void restart(void)
     grit_scene_destroy(ref);
 }
 
+/* The automatic Verlet distance (verlet_dist=nan): at every rebuild the
+ * ranks choose the skin one process chooses, from the whole scene's
+ * figures, and rebuild at the same steps. */
+static void verlet_auto(void)
+{
+    grit_scene *s = make(GRIT_LAW_IDEALELPL);
+    s->def.verlet_dist = NAN;
+    const int rc = grit_mpi_distribute(s);
+    if (rc) fprintf(stderr, "distribute: %s\n", grit_last_error(s));
+    CHECK(rc == GRIT_OK);
+    grit_scene *ref = NULL;
+    if (rank == 0) {
+        ref = make(GRIT_LAW_IDEALELPL);
+        ref->def.verlet_dist = NAN;
+    }
+    int skins = 0;
+    double last = 0;
+    for (int part = 0; part < 8; part++) {
+        CHECK(grit_step(s, 100) == GRIT_OK);
+        if (ref) CHECK(grit_step(ref, 100) == GRIT_OK);
+        double r[2] = {ref ? ref->verlet_dist : 0, ref ? (double)ref->stats.rebuilds : 0};
+        MPI_Bcast(r, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (s->verlet_dist != r[0] || (double)s->stats.rebuilds != r[1])
+            fprintf(stderr, "verlet_auto, rank %d of %d, step %ld: skin %.17g, %ld rebuilds; one process %.17g, %g\n",
+                    rank, size, s->step, s->verlet_dist, s->stats.rebuilds, r[0], r[1]);
+        CHECK(s->verlet_dist == r[0]);
+        CHECK((double)s->stats.rebuilds == r[1]);
+        skins += r[0] != last;
+        last = r[0];
+    }
+    if (ref)
+        fprintf(stderr, "verlet_auto, %d ranks: %d skins chosen (the last %.3g m), %ld rebuilds in 800 steps, as one process\n",
+                size, skins, ref->verlet_dist, ref->stats.rebuilds);
+    CHECK(gathered_same(s, ref, "verlet_auto") == 0);
+    grit_scene_destroy(s);
+    grit_scene_destroy(ref);
+}
+
 /* What cannot be spread yet is refused on every rank, naming it. */
 static void refused(void)
 {
@@ -192,6 +230,7 @@ int main(int argc, char **argv)
     RUN(idealelpl);
     RUN(kuhn);
     RUN(restart);
+    RUN(verlet_auto);
     RUN(refused);
     int failed = all_sum(test_failures) > 0;
     MPI_Finalize();
