@@ -80,6 +80,33 @@ def test_pile_rests_and_restarts(tmp_path):
     assert abs(a.energy.rel_error) < 1e-2
 
 
+def test_clumps_in_a_periodic_cell():
+    """A lattice of clumps in a periodic cell, compressed by the cell's controller: the members straddle the
+    faces, the stress (branch vectors from the clumps' centres) reaches the goal, the energy balance closes."""
+    s = grit.Scene(damping=0.3, track_energy=True)
+    m = grit.FrictMat(density=2600, young=1e7, tan_phi=0.4)
+    g = (np.mgrid[0:4, 0:4, 0:4].reshape(3, -1).T + 0.25) * 0.025  # a quarter spacing off: some straddle x = 0.1
+    s.cell = (0.1, 0.1, 0.1)
+    ids = s.add_clumps(*TEMPLATE, positions=g, mat=m, seed=5, vel=(0.01, 0, 0))
+    assert len(ids) == 64
+    s.cell.controller = grit.CellController(mode=("stress",) * 3, goal=(-5e3,) * 3, max_rate=5, every=5,
+                                            stress_tol=0.03, settle=10)
+    s.cell.control_run(max_steps=200_000)
+    sig = s.stress()
+    assert np.allclose(np.diag(sig), -5e3, rtol=0.05)
+    assert len(s.contacts) > 64
+    assert abs(s.energy.rel_error) < 5e-3
+    # members are one body: their distances to the body's centre never change
+    body = int(ids[0])
+    d0 = [np.linalg.norm(np.asarray(s.particles[body + k].pos) - s.particles[body].pos) for k in (1, 2, 3)]
+    s.run(200)
+    d1 = [np.linalg.norm(np.asarray(s.particles[body + k].pos) - s.particles[body].pos) for k in (1, 2, 3)]
+    assert np.allclose(d0, d1, rtol=0, atol=1e-15)
+    with pytest.raises(grit.StateError, match="spans"):
+        s.cell = (0.01, 0.1, 0.1)  # too small for the clumps: refused, nothing changed
+    assert s.cell.volume == pytest.approx(np.prod(np.diag(s.cell.hsize)))
+
+
 def test_vtk_clump_field(tmp_path):
     s = grit.Scene()
     s.add(grit.Sphere((1, 0, 0), 0.01))
