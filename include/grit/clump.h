@@ -7,7 +7,9 @@
  * members of their own clump; they are not integrated: every step places
  * them from the body's position and orientation and gives them its rigid
  * velocity, and their contact forces and torques are summed on the body in
- * member order. Clumps are refused in periodic cells. */
+ * member order. In a periodic cell a clump must span less than half the
+ * cell along each base vector (grit_add_clump refuses a wider one, naming
+ * it; docs/periodic.md "Clumps"). */
 #ifndef GRIT_CLUMP_H
 #define GRIT_CLUMP_H
 
