@@ -92,7 +92,7 @@ static bool reduced_box(const grit_scene *s, int i, const grit_mat3 *Hinv, doubl
     grit_vec3 h = v3_add(v3_scale(v3_sub(bb.hi, bb.lo), 0.5), v3(skin, skin, skin));
     *centre = m3_mul(Hinv, v3_scale(v3_add(bb.lo, bb.hi), 0.5));
     for (int a = 0; a < 3; a++) {
-        grit_vec3 row = v3(m3_at(Hinv, a, 0), m3_at(Hinv, a, 1), m3_at(Hinv, a, 2));
+        grit_vec3 row = m3_row(Hinv, a);
         double e = s->b.shape[i] == GRIT_SHAPE_SPHERE ? h.x * v3_norm(row) /* ball: exact */
                                                       : fabs(row.x) * h.x + fabs(row.y) * h.y + fabs(row.z) * h.z;
         v3_set(half, a, e);
@@ -103,7 +103,7 @@ static bool reduced_box(const grit_scene *s, int i, const grit_mat3 *Hinv, doubl
 void grit_rspan_add(grit_rspan *sp, const grit_mat3 *Hinv, grit_vec3 x, double r)
 {
     for (int a = 0; a < 3; a++) {
-        const grit_vec3 row = v3(m3_at(Hinv, a, 0), m3_at(Hinv, a, 1), m3_at(Hinv, a, 2));
+        const grit_vec3 row = m3_row(Hinv, a);
         const double c = v3_dot(row, x), e = r * v3_norm(row);
         sp->lo[a] = fmin(sp->lo[a], c - e);
         sp->hi[a] = fmax(sp->hi[a], c + e);
@@ -180,7 +180,7 @@ double grit_periodic_max_skin(const grit_scene *s)
     for (int c = 0; c < s->n_clumps; c++) { /* the skin widens a clump's span by 2 |row| per unit */
         const grit_rspan sp = clump_span(s, c, &Hinv, 0.0);
         for (int a = 0; a < 3; a++) {
-            const grit_vec3 row = v3(m3_at(&Hinv, a, 0), m3_at(&Hinv, a, 1), m3_at(&Hinv, a, 2));
+            const grit_vec3 row = m3_row(&Hinv, a);
             cap = fmin(cap, (0.45 - (sp.hi[a] - sp.lo[a])) / (2.0 * v3_norm(row)));
         }
     }

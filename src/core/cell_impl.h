@@ -16,6 +16,8 @@
 
 /* ---- 3x3 matrices ---- */
 static inline double m3_at(const grit_mat3 *m, int i, int j) { return v3_get(m->c[j], i); }
+/* row i of m (a row of H^-1 maps a point to one reduced coordinate) */
+static inline grit_vec3 m3_row(const grit_mat3 *m, int i) { return v3(m3_at(m, i, 0), m3_at(m, i, 1), m3_at(m, i, 2)); }
 static inline grit_mat3 m3_identity(void) { return (grit_mat3){{v3(1, 0, 0), v3(0, 1, 0), v3(0, 0, 1)}}; }
 static inline grit_mat3 m3_zero(void) { return (grit_mat3){{v3_zero(), v3_zero(), v3_zero()}}; }
 static inline grit_mat3 m3_lin(double a, const grit_mat3 *A, double b, const grit_mat3 *B)
